@@ -43,7 +43,7 @@ import inspect
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.common.printable import brief_repr
 from arena.engine import determinize
@@ -52,6 +52,7 @@ from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.observation import Observation
 from arena.engine.state import State
 from arena.sdk.bot import Bot, GameStart, Request
+from arena.sdk.kitnames import misplaced
 from arena.sdk.policy import hand_score, knowing_choice, play_out, playout_choice, score_names
 from arena.sdk.tracker import Tracker, Whereabouts
 
@@ -71,6 +72,16 @@ __all__ = [
 
 #: Decisions a sampled state can be positioned at.
 SEARCHABLE_KINDS = determinize.SEARCHABLE_KINDS
+
+#: Names an author may import from here that are the view's (what a failed import says).
+_ELSEWHERE = {call.partition("(")[0]: "it is a method of SearchView: in a SearchBot, "
+              f"view = self.view(request), then view.{call}"
+              for call in ("sample_state(seed)", "unseen_cards()", "known_hand(seat)",
+                           "known_pile()")}
+
+if not TYPE_CHECKING:  # a module __getattr__ would let the type checker pass any name
+    def __getattr__(name: str) -> Any:
+        raise misplaced(__name__, name, _ELSEWHERE)
 
 
 # ============================================================================= the view

@@ -34,7 +34,9 @@ _RUN_HELP = "\n\n".join([
     "in flight, and running the same command again resumes where it stopped. A changed "
     "spec under a stored name is refused: --continue enters a bot's new version into it, "
     "--new-edition starts NAME-2 beside it, --fresh replaces it (after asking, when it has "
-    "games; --yes does not ask). The leaderboard is printed at the end.",
+    "games; --yes does not ask). A Swiss takes added rounds, withdrawn: and joined: bots "
+    "from a round not yet paired, and goes on (docs/TOURNAMENTS.md, Changing a Swiss under "
+    "way). The leaderboard is printed at the end.",
     "--games, --rounds, --decision-ms, --time-bank-ms and --deals set spec fields "
     "(games_per_match, rounds, limits.decision_ms, limits.time_bank_ms, deals: a deal book "
     "every pairing plays in order); they are recorded with the spec, so give them again to "

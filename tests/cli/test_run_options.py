@@ -442,3 +442,13 @@ def test_a_drawn_seeds_hint_names_every_option_that_decides_the_games(tmp_path: 
     assert hint.group(2) == (f"--seed {seed} --event-date {day} --games 2 --duplicate "
                              f"rotations --deals {shlex.quote(str(book))}")
     assert played(tmp_path / "again.jsonl", *shlex.split(hint.group(2)))[1] == first
+
+
+def test_the_run_help_says_a_swiss_takes_changes_under_way() -> None:
+    """The help said only that a changed spec is refused, where a Swiss under way takes
+    added rounds, withdrawals and late entrants: an organiser reading it would start a new
+    edition for a withdrawal."""
+    result = runner.invoke(app, ["run", "--help"], terminal_width=400)
+    assert "A Swiss takes added rounds, withdrawn: and joined: bots from a round not yet " \
+        "paired, and goes on (docs/TOURNAMENTS.md, Changing a Swiss under way)." in \
+        " ".join(result.stdout.replace("│", " ").split())

@@ -20,6 +20,7 @@ import typer
 from arena.cli.bot_options import DecisionMs, MemoryMb, StartupMs, limits_of, with_options
 from arena.cli.match_report import (
     Shown,
+    compared_names,
     failure_reasons,
     head_to_head_lines,
     interrupted,
@@ -250,8 +251,9 @@ def _print_interrupted(series: MatchSeries, seed: int, every_reason: bool = Fals
                             series.event_date, flags), err=True)
     whole = series.whole_deals()  # the test counts deals
     if series.test is not None and whole:
-        typer.echo("\n".join(head_to_head_lines(whole[0].names, first_bot_score(whole),
-                                                 series.test, None)), err=True)
+        names = compared_names(whole[0].names, whole[0].seats)
+        typer.echo("\n".join(head_to_head_lines(names, first_bot_score(whole), series.test,
+                                                 None)), err=True)
     if reasons := failure_reasons(_for_author(series.played, series.bots), every_reason):
         typer.echo("\n".join(reasons), err=True)
 
@@ -301,7 +303,8 @@ def _print_match(outcome: MatchOutcome, seed: int, drawn: bool, test: SprtTest |
     # a bot that never started forfeited every game: an Elo of -inf measures nothing of it
     if len(outcome.names) == 2 and score.games and not never_started(outcome):
         typer.echo("\n" + "\n".join(wrapped(line) for line in
-                                     head_to_head_lines(outcome.names, score, test, games)))
+                                     head_to_head_lines(compared_names(
+                                         outcome.names, outcome.seats), score, test, games)))
     if records is not None:
         typer.echo(wrapped(f"Wrote {counted(len(outcome.games), 'game record')} to {records} "
                            f"(arena game {records} -n 1 shows game 0)"))

@@ -28,8 +28,8 @@ from arena.referee.failures import (
 )
 from arena.referee.match import GameOutcome, MatchOutcome
 
-__all__ = ["Shown", "failure_reasons", "games_table", "head_to_head_lines", "interrupted",
-           "match_json", "progress_line", "render_match", "sprt_verdict"]
+__all__ = ["Shown", "compared_names", "failure_reasons", "games_table", "head_to_head_lines",
+           "interrupted", "match_json", "progress_line", "render_match", "sprt_verdict"]
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,17 @@ def _elo_json(score: Score) -> dict[str, Any]:
             "score": round(score.mean, 4), "elo": shown(elo), "elo_95": [shown(low),
                                                                           shown(high)],
             "los": round(score.los(), 4)}
+
+
+def compared_names(names: Sequence[str], keys: Sequence[str]) -> list[str]:
+    """The bots a head-to-head names: two versions of one bot, which the tables number
+    (``mybot#1``, ``mybot#2``), by ``name@version``, so that the verdict on a new version
+    says which version is stronger; the tables' names otherwise."""
+    bare = [name.partition("#")[0] for name in names]
+    versions = [key.rpartition("@")[2] for key in keys]
+    if len(set(bare)) < len(bare) and len(set(versions)) == len(versions):
+        return [f"{name}@{version}" for name, version in zip(bare, versions)]
+    return list(names)
 
 
 def head_to_head_lines(names: list[str], score: Score, test: SprtTest | None,

@@ -13,6 +13,7 @@ from arena.cli.main import app
 from arena.cli.match_report import sprt_verdict
 from arena.rating.sprt import SprtTest
 from arena.registry import SAMPLE_BOTS_DIR
+from arena.registry.manifest import spec_from_path
 from arena.sandbox import probe
 
 runner = CliRunner()
@@ -43,6 +44,22 @@ def test_a_sequential_test_shows_progress_lines_and_a_plain_verdict() -> None:
     assert lines[-1] == (
         f"SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR {sprt['llr']:.2f} (bounds -2.94, "
         f"2.94) after {played} games: H0 accepted: random is not 50 Elo stronger than greedy")
+
+
+@needs_sandbox
+def test_a_verdict_on_two_versions_of_one_bot_names_each_by_its_version(
+        tmp_path: Path) -> None:
+    """The tables number two versions of one bot (random#1, random#2), and the verdict did
+    too: an author testing a new version against the old read which was stronger only by
+    going back to the version column."""
+    newer = tmp_path / "random.py"  # greedy's play under random's name: a new version
+    newer.write_text((SAMPLE_BOTS_DIR / "greedy.py").read_text().replace(
+        'name = "greedy"', 'name = "random"'))
+    old, new = (spec_from_path(path).version for path in (SAMPLE_BOTS_DIR / "random.py", newer))
+    lines = _match("random", str(newer), "--sprt", "0,50", "--seed", "1")
+    assert lines[-2].startswith(f"random@{old} against random@{new}: "), lines[-2]
+    assert lines[-1].endswith(
+        f"H0 accepted: random@{old} is not 50 Elo stronger than random@{new}"), lines[-1]
 
 
 @needs_sandbox

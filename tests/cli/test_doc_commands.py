@@ -1,6 +1,6 @@
-"""The commands the README and docs/*.md give a reader to run name commands and options the
-arena has: a renamed or dropped option would leave a page telling readers to type one that
-fails with a usage error."""
+"""The commands the README, RULES.md and docs/*.md give a reader to run name commands and
+options the arena has: a renamed or dropped option would leave a page telling readers to type
+one that fails with a usage error."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import typer
 from arena.cli.main import app
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", ROOT / "RULES.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 #: An option as a command line writes it: not the tail of a word (``my-bot``, ``a-b``).
 _OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")

@@ -19,6 +19,8 @@ from typing import Any
 
 from arena.common.plural import ordinal
 from arena.common.printable import isolated, printable
+from arena.engine.actions import shown_hand
+from arena.engine.cards import NOTATION
 from arena.engine.desmos import Category
 from arena.engine.game import new_game
 from arena.engine.narration import WINDOW_TEXT, event_lines, header_lines
@@ -164,10 +166,23 @@ def _step(state: State, players: list[str], events: list[dict[str, Any]], first:
             "options": option_labels(decision.kind, decision.options, players),
             "chosen": chosen,
         }
+    step["shown_hands"] = _shown_hands(state)
     step["lines"] = _lines(players, events, first, None, dealing)
     step["seat_lines"] = _seat_lines(players, events, first, gone, dealing)
     step["forfeited"] = [e for e in events if e.get("type") == "forfeit"]  # for _left
     return step
+
+
+def _shown_hands(state: State) -> list[list[str] | None] | None:
+    """The hands every seat has been shown whole, in the order the showdown shows them (card
+    order, E23): all of them from the showdown on; after an Ascension, which comes instead
+    of it, only the ascender's (E31). None before."""
+    result = state.result
+    if state.phase != "showdown" and result is None:
+        return None
+    return [[NOTATION[card] for card in shown_hand(hand)]
+            if result is None or not result.ascension or result.placements[seat] == 1
+            else None for seat, hand in enumerate(state.hands)]
 
 
 def _left(steps: list[dict[str, Any]], players: int) -> list[dict[str, Any] | None]:

@@ -457,7 +457,9 @@ def tables(record: dict[str, Any]) -> list[State]:
 def table_of(state: State) -> Any:
     return {"hands": [[NOTATION[c] for c in hand] for hand in state.hands],
             "views": [state.observe_json(seat) for seat in range(state.n)],
-            "decision": None if state.decision is None else state.decision.seat}
+            "decision": None if state.decision is None else state.decision.seat,
+            "showdown": state.phase == "showdown" or (state.result is not None
+                                                      and not state.result.ascension)}
 
 
 _DOM = """
@@ -554,6 +556,7 @@ def test_one_seats_view_shows_only_what_it_was_shown(browser: Any, cup_site: Pat
 
     seat = 1
     expected = tables(record)
+    assert expected[-1]["showdown"]  # the game ends at a showdown, whose hands are public
     browser.get("about:blank")  # a new page load, not a move within the last one
     browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri() + "#view=1")
     told = "\n".join(event_lines(record, seat))
@@ -568,7 +571,9 @@ def test_one_seats_view_shows_only_what_it_was_shown(browser: Any, cup_site: Pat
                 assert panel["traps"] == [trap["card"] for trap in view["traps"]]
                 continue
             face_up = [card for card in panel["hand"] if card]
-            assert sorted(face_up) == sorted(view["revealed"][other]), f"step {number}"
+            # from the showdown on every hand is public, as the showdown's table below shows
+            public = table["hands"][other] if table["showdown"] else view["revealed"][other]
+            assert sorted(face_up) == sorted(public), f"step {number}"
             assert len(panel["hand"]) == view["hand_sizes"][other]
             assert panel["traps"] == [""] * view["trap_counts"][other]
         if table["decision"] is not None and table["decision"] != seat:

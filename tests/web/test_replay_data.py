@@ -279,3 +279,27 @@ def test_a_pile_exchange_names_its_cards_in_its_players_view_only() -> None:
             assert told[seat] and not any(named in line for line in told[seat])
     assert any(named in line and "[seen by" in line
                for step in steps for line in step["lines"])
+
+
+def test_every_hand_is_shown_whole_from_the_showdown_on() -> None:
+    """A seat's view showed "?" for the other hands at the showdown's step, while the
+    showdown's own table below showed them: from the showdown on they are public."""
+    record = played(3, 7, None)
+    steps = build_replay(record)["steps"]
+    [told] = [e["hands"] for e in record["events"] if e["type"] == "showdown"]
+    public = [step["shown_hands"] for step in steps if step["shown_hands"] is not None]
+    assert public and public == [told] * len(public)
+    assert steps[-1]["shown_hands"] == told
+    assert steps[0]["shown_hands"] is None
+
+
+def test_after_an_ascension_only_the_ascenders_hand_is_shown_whole() -> None:
+    from staged_ascension import ascending_at_once, trap_a_non_god
+
+    from arena.web.replay import _shown_hands
+
+    state = ascending_at_once(GameConfig(players=("a", "b", "c"), seed=3, starting_seat=0))
+    state.apply(trap_a_non_god(state.decision.options))
+    assert state.result is not None and state.result.ascension
+    [ascension] = [e for _, e in state.log if e["type"] == "ascension"]
+    assert _shown_hands(state) == [ascension["hand"], None, None]

@@ -55,6 +55,16 @@
       }
       return ul;
     }
+    /* from the showdown on every hand is public (after an Ascension the ascender's alone) */
+    var whole = s.shown_hands && s.shown_hands[seat];
+    if (whole) {
+      for (i = 0; i < whole.length; i++) {
+        var was = shown.indexOf(whole[i]);
+        if (was >= 0) { shown.splice(was, 1); }
+        ul.appendChild(card(whole[i], was >= 0 ? "revealed" : ""));
+      }
+      return ul;
+    }
     for (i = 0; i < shown.length; i++) { ul.appendChild(card(shown[i], "revealed")); }
     for (i = shown.length; i < s.hands[seat].length; i++) { ul.appendChild(back()); }
     return ul;

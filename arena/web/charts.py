@@ -256,10 +256,14 @@ def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequen
     out.append(f'<text class="axis" x="{(_WIDTH + _LEFT) / 2:.0f}" y="{_HEIGHT - 4}" '
                'text-anchor="middle">the bot\'s games (in rating order)</text>')
     shown, asked = _end_labels(lines, labels, x0, y1, sx, sy)
-    for key in bots:
+    mus = {key: _points([(r[0], r[1]) for r in lines[key]], x0, y1, sx, sy) for key in bots}
+    # the bots with more games first: every line starts at the prior, and a bot's line that
+    # runs along the start of a longer one (two round-one winners) is drawn over it, not under
+    drawn = sorted(bots, key=lambda key: -len(lines[key]))
+    for key in drawn:
         colour = bot_colour(order.index(key))
         rows = lines[key]
-        mu = _points([(r[0], r[1]) for r in rows], x0, y1, sx, sy)
+        mu = mus[key]
         low = _points([(r[0], r[1] - 3 * r[2]) for r in rows], x0, y1, sx, sy)
         name = escape(printable(labels.get(key, key)))
         # a wider line no one sees under the mu line: a thin line is hard to point at
@@ -271,7 +275,41 @@ def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequen
                    f'{_line_marks(order.index(key), mu)}{asked.get(key, "")}</g>')
     out.extend(shown)
     out.append("</svg>")
-    return "".join(out) + _legend(bots, order, labels, bool(asked)) + _not_yet(waiting, labels)
+    return ("".join(out) + _legend(bots, order, labels, bool(asked))
+            + _hidden_note(_hidden_lines(drawn, mus), labels) + _not_yet(waiting, labels))
+
+
+def _segments(points: str) -> set[tuple[str, str]]:
+    corners = points.split()
+    return set(zip(corners, corners[1:]))
+
+
+def _hidden_lines(drawn: Sequence[str], mus: Mapping[str, str]) -> dict[str, list[str]]:
+    """The bots whose whole mu line (``mus``: its points as drawn) lies under the lines
+    drawn after it (``drawn``: in drawing order), each with those lines' bots: two bots with
+    the same rating after each game have one line, and the one drawn first is not seen."""
+    hidden: dict[str, list[str]] = {}
+    for at, key in enumerate(drawn):
+        own = _segments(mus[key])
+        over = [other for other in drawn[at + 1:] if own & _segments(mus[other])]
+        covered = set().union(*(_segments(mus[other]) for other in over))
+        if own and own <= covered:
+            hidden[key] = over
+    return hidden
+
+
+def _hidden_note(hidden: Mapping[str, Sequence[str]], labels: Mapping[str, str]) -> str:
+    """The line naming each bot whose line lies under others' (none: no line)."""
+    if not hidden:
+        return ""
+
+    def name(key: str) -> str:
+        return f"<bdi>{escape(printable(labels.get(key, key)))}</bdi>"
+
+    under = "; ".join(f"{name(key)}'s under " + " and ".join(f"{name(o)}'s" for o in over)
+                      for key, over in hidden.items())
+    return (f'<p class="hidden-lines" id="hidden-lines">Lines drawn one on another (the same '
+            f'rating after each game): {under}.</p>')
 
 
 def _not_yet(waiting: Sequence[str], labels: Mapping[str, str]) -> str:

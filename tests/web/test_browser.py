@@ -1272,3 +1272,43 @@ def test_a_wrapped_narration_line_goes_on_under_its_text(browser: Any, cup_site:
         shoot(browser, f"replay-wrapped-narration-{width}")
     finally:
         browser.set_window_size(1280, 800)
+
+
+#: Per bot of the rating chart, whether its mu line shows anywhere: a point along it where
+#: the page's topmost element is that line (not another bot's drawn over it).
+_LINE_SHOWS = """
+const chart = document.querySelector('svg.chart');
+chart.scrollIntoView();
+const shows = {};
+for (const g of chart.querySelectorAll('g.bot')) {
+  const line = g.querySelector('polyline[stroke-width="2"]'), points = line.points;
+  let seen = false;
+  for (let i = 0; i + 1 < points.numberOfItems && !seen; i++) {
+    const a = points.getItem(i), b = points.getItem(i + 1);
+    for (const t of [0.25, 0.5, 0.75]) {
+      const p = new DOMPoint(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
+        .matrixTransform(line.getScreenCTM());
+      const hit = document.elementFromPoint(p.x, p.y);
+      if (hit && g.contains(hit)) { seen = true; break; }
+    }
+  }
+  shows[g.getAttribute('data-bot')] = seen;
+}
+return shows;
+"""
+
+
+@pytest.mark.parametrize(("rounds", "state"), [(1, "running"), (3, "finished")])
+def test_every_bots_rating_line_shows_on_the_chart(browser: Any, tmp_path: Path, rounds: int,
+                                                    state: str) -> None:
+    """After round one the two tables' winners (and losers) rate alike: gamma's line lay
+    wholly under beta's, and gamma was on the chart by its name alone."""
+    from arena.web.site import write_site
+
+    db = site_db.build(tmp_path / "arena.db", state=state, rounds=rounds)
+    write_site(db, site_db.NAME, tmp_path / "site", jobs=1)
+    browser.get((tmp_path / "site" / "index.html").as_uri())
+    shows = browser.execute_script(_LINE_SHOWS)
+    shoot(browser, f"rating-chart-after-round-{rounds}")
+    assert shows == {f"{name}@{version}": True for name, version in site_db.BOTS}
+    assert errors(browser) == []

@@ -188,3 +188,33 @@ def test_every_line_colour_stands_out_from_the_chart_and_from_the_others() -> No
     for sight in _SIGHTS:
         for a, b in itertools.combinations(colours, 2):
             assert _apart(a, b, sight) >= _ALIKE, (a, b, sight)
+
+
+def _drawn(svg: str) -> list[str]:
+    """The bots' lines in the order they are drawn (the last on top)."""
+    return re.findall(r'<g class="bot" data-bot="([^"]+)">', svg)
+
+
+def test_a_line_along_the_start_of_a_longer_one_is_drawn_over_it() -> None:
+    """Two round-one winners rate alike: the shorter line, drawn first, lay wholly under the
+    longer one, and its bot was not on the chart but for its name."""
+    long = [[0, 25.0, 8.3], [1, 29.4, 7.2], [2, 23.4, 6.0], [3, 27.1, 5.3]]
+    svg = rating_chart({"alpha": long, "gamma": long[:3]}, ["gamma", "alpha"], {})
+    assert _drawn(svg) == ["alpha", "gamma"]
+    assert "hidden-lines" not in svg
+
+
+def test_bots_whose_lines_are_the_same_are_named_under_the_chart() -> None:
+    """Bots with the same rating after each game have one line: which of them it is (and
+    that the other lies under it) can be told only in words."""
+    same = [[0, 25.0, 8.3], [1, 20.6, 7.2], [2, 26.6, 6.0]]
+    svg = rating_chart({"beta": same, "gamma": [row[:] for row in same],
+                        "alpha": [[0, 25.0, 8.3], [1, 29.4, 7.2]]},
+                       ["beta", "gamma", "alpha"], {"gamma": "gamma <g>"})
+    note = re.search(r'<p class="hidden-lines" id="hidden-lines">(.*?)</p>', svg)
+    assert note is not None
+    assert note.group(1) == ("Lines drawn one on another (the same rating after each game): "
+                             "<bdi>beta</bdi>'s under <bdi>gamma &lt;g&gt;</bdi>'s.")
+    apart = rating_chart({"beta": same, "alpha": [[0, 25.0, 8.3], [1, 29.4, 7.2]]},
+                         ["beta", "alpha"], {})
+    assert "hidden-lines" not in apart

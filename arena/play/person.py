@@ -44,6 +44,7 @@ from arena.play.screen import (
     option_numbers,
     table_view,
 )
+from arena.play.used_cards import UsedCards
 
 __all__ = ["QUIT_WORDS", "Ask", "LeftTable", "Person", "keys_unechoed", "reads_a_terminal",
            "terminal_ask"]
@@ -265,6 +266,8 @@ class Person:
         #: The Discard Graveyard's size and the trap counts as told so far: why an effect
         #: came to nothing, said after it.
         self.counts = PublicCounts()
+        #: Under reclaim=strict, the cards this seat used for an effect (not in its Desmos).
+        self.used = UsedCards(seat)
         #: Why the series' first game's starting seat starts (ruling 13), said as it begins.
         self.start_reason: str | None = None
         #: The last game's places as its end told them: who starts the next (ruling 13).
@@ -287,6 +290,7 @@ class Person:
             self.feed.append(event)
             self._tell(event)
             self.counts.follow(event)
+            self.used.follow(event)
 
     def struck(self, seat: int, failure: str, decision: Decision) -> None:
         """A bot's answer earned a strike (at its ``decision``): said at once, or its
@@ -318,13 +322,15 @@ class Person:
         """Show the table and the options; read until a legal answer (or the clock)."""
         self.players = list(observation.players)
         self.counts.set_from(observation)
+        self.used.set_from(observation)
+        dead = self.used.dead(observation)
         if decision.kind == "rps":
             self._tell_showdown()
         if decision.kind == "turn" or self.moved:
             self.console.print(table_view(observation, self.rules,
-                                          forfeited=self.forfeited))
+                                          forfeited=self.forfeited, dead=dead))
         else:  # the same turn goes on: the table has not changed but for the hand
-            self.console.print(hand_line(observation, self.rules))
+            self.console.print(hand_line(observation, self.rules, dead))
         self.moved = False
         self.heading = None
         self.news, self.recent = self.recent, []
@@ -392,7 +398,8 @@ class Person:
         elif word.lower() in ("h", "help") and rest.strip():
             self._card_help(rest.strip(), view)
         elif text.lower() in ("t", "table"):
-            self.console.print(table_view(view, self.rules, forfeited=self.forfeited))
+            self.console.print(table_view(view, self.rules, forfeited=self.forfeited,
+                                          dead=self.used.dead(view)))
             self.console.print(decision_view(decision, self.players,
                                              self._received(decision), numbering,
                                              idle_notes(view)))

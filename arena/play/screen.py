@@ -172,29 +172,37 @@ def _arena(view: Observation, seat: int) -> str:
     return "-" if not count else f"{count} face down"
 
 
-def hand_category(view: Observation, rules: HouseRules = DEFAULT_RULES) -> str | None:
+def hand_category(view: Observation, rules: HouseRules = DEFAULT_RULES,
+                  dead: Collection[int] = ()) -> str | None:
     """The Desmos category of the seat's five cards now, under the house rules; None with
-    fewer cards, and under ``reclaim=strict`` (a God used this game would not count, and the
-    screen does not track which)."""
-    if len(view.hand_ids) != HAND_SIZE or rules.reclaim != DEFAULT_RULES.reclaim:
+    fewer cards. Under ``reclaim=strict`` the ``dead`` cards (used by the seat for an effect)
+    do not count: the hand is valued by its other cards, as a short hand is (E19)."""
+    if len(view.hand_ids) != HAND_SIZE:
         return None
-    return Category(EVALUATORS[rules.kinds](view.hand_ids)[0]).label
+    counting = [card for card in view.hand_ids
+                if rules.reclaim == DEFAULT_RULES.reclaim or card not in dead]
+    return Category(EVALUATORS[rules.kinds](counting)[0]).label
 
 
-def hand_line(view: Observation, rules: HouseRules = DEFAULT_RULES) -> Hanging:
+def hand_line(view: Observation, rules: HouseRules = DEFAULT_RULES,
+              dead: Collection[int] = ()) -> Hanging:
     """``Your hand: 1 God-1 · 2 Fate-3 ... (Pair)`` (numbered for ``h N``); a narrow
-    terminal wraps it between cards."""
+    terminal wraps it between cards. Under ``reclaim=strict`` a ``dead`` card is marked
+    ``(used)``, and the Desmos is its other cards'."""
     heading = "Your hand: "
     line = Text(heading, style="bold")
     shown = list(view.revealed[view.seat])
+    strict = rules.reclaim != DEFAULT_RULES.reclaim
     cards = []
-    for i, card in enumerate(view.hand, start=1):
+    for i, (card_id, card) in enumerate(zip(view.hand_ids, view.hand), start=1):
         if card in shown:  # revealed: every player sees it
             shown.remove(card)
             card += " (revealed)"
+        if strict and card_id in dead:
+            card += " (used)"
         cards.append(f"{i} {card}".replace(" ", KEEP))
     line.append(" · ".join(cards) or "empty")
-    category = hand_category(view, rules)
+    category = hand_category(view, rules, dead)
     if category is not None:
         line.append(f" ({category.replace(' ', KEEP)})", style="italic")
     return Hanging(line, len(heading))
@@ -215,11 +223,11 @@ def _dealt_palaestron(view: Observation) -> int | None:
 
 
 def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES, me: str = "you",
-               forfeited: Collection[int] = ()) -> RenderableType:
+               forfeited: Collection[int] = (), dead: Collection[int] = ()) -> RenderableType:
     """The table from ``view``'s seat: every seat's hand size, Arena and revealed cards, the
-    pile, the graveyards and the seat's own hand (numbered for ``h N``). The ``forfeited``
-    seats (told by the seat's events; the observation does not say) are marked: they can no
-    longer win."""
+    pile, the graveyards and the seat's own hand (numbered for ``h N``; ``dead``: its cards
+    that do not count under ``reclaim=strict``). The ``forfeited`` seats (told by the seat's
+    events; the observation does not say) are marked: they can no longer win."""
     turn = "your turn" if view.active_seat == view.seat else \
         f"{view.players[view.active_seat]}'s turn"
     # After the last turn (the traps' last window, then the showdown and its tie-break) the
@@ -250,7 +258,7 @@ def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES, me: str = "
                          f"{len(view.effect_graveyard)} · Discard Graveyard: "
                          f"{_last(view.discard_graveyard)}"), 2)
     return Group(Text(heading, style="bold reverse"), seats, piles,
-                 hand_line(view, rules))
+                 hand_line(view, rules, dead))
 
 
 def graveyards_view(view: Observation) -> RenderableType:

@@ -155,7 +155,8 @@ def test_the_hand_line_names_the_hands_desmos_under_the_house_rules() -> None:
     assert hand_line(view).plain.endswith(f" ({category})")
     family = HouseRules(kinds="family")
     assert hand_category(view, family) == Category(evaluate_family(view.hand_ids)[0]).label
-    assert hand_category(view, HouseRules(reclaim="strict")) is None
+    # under reclaim=strict before any card is used, every card counts
+    assert hand_category(view, HouseRules(reclaim="strict")) == category
 
 
 def test_after_the_last_turn_the_table_says_the_showdown_not_a_round_past_the_last() -> None:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
@@ -27,6 +27,7 @@ from arena.engine.cards import NEMESIS
 from arena.engine.houserules import DEFAULT_RULES, RULE_HELP, HouseRules
 from arena.engine.narration import event_sentence
 from arena.play.idle_effects import PublicCounts, idle_notes
+from arena.play.known_traps import KnownTraps
 from arena.play.labels import (
     card_face,
     card_text,
@@ -268,6 +269,8 @@ class Person:
         self.counts = PublicCounts()
         #: Under reclaim=strict, the cards this seat used for an effect (not in its Desmos).
         self.used = UsedCards(seat)
+        #: The other seats' traps whose card this seat was told (set revealed, or seen).
+        self.known_traps = KnownTraps()
         #: Why the series' first game's starting seat starts (ruling 13), said as it begins.
         self.start_reason: str | None = None
         #: The last game's places as its end told them: who starts the next (ruling 13).
@@ -291,6 +294,7 @@ class Person:
             self._tell(event)
             self.counts.follow(event)
             self.used.follow(event)
+            self.known_traps.follow(event)
 
     def struck(self, seat: int, failure: str, decision: Decision) -> None:
         """A bot's answer earned a strike (at its ``decision``): said at once, or its
@@ -327,8 +331,7 @@ class Person:
         if decision.kind == "rps":
             self._tell_showdown()
         if decision.kind == "turn" or self.moved:
-            self.console.print(table_view(observation, self.rules,
-                                          forfeited=self.forfeited, dead=dead))
+            self.console.print(self._table(observation))
         else:  # the same turn goes on: the table has not changed but for the hand
             self.console.print(hand_line(observation, self.rules, dead))
         self.moved = False
@@ -356,6 +359,12 @@ class Person:
             choice = self._answer(line.strip(), decision, observation, numbering)
             if choice is not None:
                 return choice
+
+    def _table(self, view: Observation) -> RenderableType:
+        """The table as this seat knows it: its cards used (strict), the traps it knows."""
+        known = [self.known_traps.of(seat, count) for seat, count in enumerate(view.trap_counts)]
+        return table_view(view, self.rules, forfeited=self.forfeited,
+                          dead=self.used.dead(view), known_traps=known)
 
     def _received(self, decision: Decision) -> Received | None:
         """The card a Nemesis's opponent just gave this seat, and who gave it, when this
@@ -398,8 +407,7 @@ class Person:
         elif word.lower() in ("h", "help") and rest.strip():
             self._card_help(rest.strip(), view)
         elif text.lower() in ("t", "table"):
-            self.console.print(table_view(view, self.rules, forfeited=self.forfeited,
-                                          dead=self.used.dead(view)))
+            self.console.print(self._table(view))
             self.console.print(decision_view(decision, self.players,
                                              self._received(decision), numbering,
                                              idle_notes(view)))

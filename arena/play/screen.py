@@ -155,7 +155,9 @@ def _own_turns_left(view: Observation) -> int:
     return view.rounds - view.round + (1 if place >= in_round else 0)
 
 
-def _arena(view: Observation, seat: int) -> str:
+def _arena(view: Observation, seat: int, known: Sequence[str | None] = ()) -> str:
+    """The seat's Arena: its own traps whole; another's counted face down, but for those
+    whose card this seat knows (``known``, by slot: set while revealed, or seen)."""
     if seat == view.seat:
         traps = view.traps
         if not traps:
@@ -169,7 +171,11 @@ def _arena(view: Observation, seat: int) -> str:
                             f"{t['turns_left']} turn{'' if t['turns_left'] == 1 else 's'} left")
                          + f"{', ready' if t['triggerable'] else ''})" for t in traps)
     count = view.trap_counts[seat]
-    return "-" if not count else f"{count} face down"
+    named = [card for card in known if card is not None] if len(known) == count else []
+    lines = [f"{card} (known)" for card in named]
+    if count > len(named):
+        lines.append(f"{count - len(named)} face down")
+    return "\n".join(lines) or "-"
 
 
 def hand_category(view: Observation, rules: HouseRules = DEFAULT_RULES,
@@ -223,11 +229,13 @@ def _dealt_palaestron(view: Observation) -> int | None:
 
 
 def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES, me: str = "you",
-               forfeited: Collection[int] = (), dead: Collection[int] = ()) -> RenderableType:
+               forfeited: Collection[int] = (), dead: Collection[int] = (),
+               known_traps: Sequence[Sequence[str | None]] = ()) -> RenderableType:
     """The table from ``view``'s seat: every seat's hand size, Arena and revealed cards, the
     pile, the graveyards and the seat's own hand (numbered for ``h N``; ``dead``: its cards
     that do not count under ``reclaim=strict``). The ``forfeited`` seats (told by the seat's
-    events; the observation does not say) are marked: they can no longer win."""
+    events; the observation does not say) are marked: they can no longer win. Another
+    seat's traps whose card this seat knows (``known_traps``, by seat and slot) are named."""
     turn = "your turn" if view.active_seat == view.seat else \
         f"{view.players[view.active_seat]}'s turn"
     # After the last turn (the traps' last window, then the showdown and its tie-break) the
@@ -251,7 +259,9 @@ def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES, me: str = "
             who += " (forfeited)"
         style = "bold" if seat == view.active_seat else ""
         # names as Text: a table's plain strings are read as rich markup
-        seats.add_row(str(seat), Text(who), str(view.hand_sizes[seat]), _arena(view, seat),
+        known = known_traps[seat] if seat < len(known_traps) else ()
+        seats.add_row(str(seat), Text(who), str(view.hand_sizes[seat]),
+                      _arena(view, seat, known),
                       ", ".join(revealed[seat]) or "-", style=style)
     # wrapped under itself, as the hand is: a line at column 0 reads as a line of its own
     piles = Hanging(Text(f"Draw pile {view.draw_pile} · Effect Graveyard "

@@ -585,3 +585,22 @@ def test_the_second_games_starting_seat_is_shown_with_its_reason(tmp_path: Path)
     assert starter.group(2) == why
     assert ["alice", "greedy", "random"].index(starter.group(1)) in losers
     _leave(child)
+
+
+@needs_sandbox
+def test_a_trap_set_while_revealed_is_named_in_its_arena() -> None:
+    # random set its revealed Fate-4 as a trap, told to the table by name, and the table
+    # still counted it as "1 face down"
+    child, transcript = _spawn(str(BOTS / "random.py"), "--seed", "30", "--games", "1",
+                               "--pace", "0", "--name", "alice")
+    while True:
+        child.expect(DECISION)
+        if "Round 2 of 5 · your turn" in _screen(transcript):
+            break
+        forced = child.match.group(2) is None
+        child.sendline(str(numbers_in(child.match.group(1))[0]) if forced else "")
+    screen = _screen(transcript)
+    assert "random sets Fate-4 as a trap" in screen
+    table = screen[screen.index("Round 2 of 5 · your turn"):]
+    assert re.search(r"^1 +random +5 +Fate-4 \(known\) +- *$", table, re.MULTILINE), table
+    _leave(child)

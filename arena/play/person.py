@@ -26,6 +26,7 @@ from arena.engine import Decision, Observation
 from arena.engine.cards import NEMESIS
 from arena.engine.houserules import DEFAULT_RULES, RULE_HELP, HouseRules
 from arena.engine.narration import event_sentence
+from arena.play.draw_reasons import DrawReasons
 from arena.play.idle_effects import PublicCounts, idle_notes
 from arena.play.known_traps import KnownTraps
 from arena.play.labels import (
@@ -271,6 +272,8 @@ class Person:
         self.used = UsedCards(seat)
         #: The other seats' traps whose card this seat was told (set revealed, or seen).
         self.known_traps = KnownTraps()
+        #: The draws each seat owes, which say why a draw is made as it is told.
+        self.draws = DrawReasons()
         #: Why the series' first game's starting seat starts (ruling 13), said as it begins.
         self.start_reason: str | None = None
         #: The last game's places as its end told them: who starts the next (ruling 13).
@@ -291,7 +294,7 @@ class Person:
             elif kind == "game_end":
                 self.last_placements = [int(p) for p in event.get("placements", [])]
             self.feed.append(event)
-            self._tell(event)
+            self._tell(event, self.draws.follow(event))
             self.counts.follow(event)
             self.used.follow(event)
             self.known_traps.follow(event)
@@ -502,9 +505,12 @@ class Person:
         return 0
 
     # -- telling the game ---------------------------------------------------------------
-    def _tell(self, event: Mapping[str, Any]) -> None:
+    def _tell(self, event: Mapping[str, Any], drawn_for: str | None = None) -> None:
+        """Tell ``event``; ``drawn_for``: why a draw is made (the turn's draw...)."""
         kind = event.get("type")
         text = event_sentence(event, self.players, self.feed)
+        if drawn_for is not None:
+            text += f" ({drawn_for})"
         if kind == "game_start":
             self.moved = True
             self.games += 1

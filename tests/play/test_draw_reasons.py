@@ -1,0 +1,78 @@
+"""Why each draw is made, as every seat is told: the stack of draws owed, kept from the
+public events, pays each draw as the engine does."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from play_script import Script, quiet_console
+
+from arena.engine import GameConfig, RandomAgent, new_game
+from arena.play.draw_reasons import PALAESTRON, TURN, DrawReasons
+from arena.play.person import Person
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_every_draw_has_its_reason_and_the_turns_draw_comes_last(seed: int) -> None:
+    players = 2 + seed % 4
+    state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,
+                                starting_seat=seed % players))
+    rng = random.Random(seed)
+    reasons = DrawReasons()
+    told = 0
+    turn: list[tuple[str, str | None]] = []  # this turn's events of its player: type, reason
+    while not state.is_over:
+        events = state.events_for(0, told)  # the public events, as seat 0 is told them
+        told += len(events)
+        for event in events:
+            why = reasons.follow(event)
+            if event["type"] == "turn_start":
+                turn = []
+            elif event.get("seat") == state.active:
+                turn.append((event["type"], why))
+            if event["type"] == "draw":
+                assert why is not None, (seed, event)
+        decision = state.decision
+        if decision.kind == "swap" and not any(kind == "pile_exhausted" for kind, _ in turn):
+            acted = any(kind in ("play", "set_trap") for kind, _ in turn)
+            drawn = [why for kind, why in turn if kind == "draw"]
+            assert (drawn[-1] in (TURN, PALAESTRON)) if acted else TURN not in drawn, \
+                (seed, turn)
+        state.apply(rng.randrange(len(decision.options)))
+
+
+def test_a_phoenix_plays_second_draw_is_told_as_the_turns_draw() -> None:
+    """Both draws of a played Phoenix read 'alice draws ...': the second, which takes back the
+    card the Phoenix put on the pile, read as the Phoenix's doing."""
+    for seed in range(40):
+        console, out = quiet_console()
+        person = _PhoenixPlayer(console, Script(), 0)
+        state = new_game(GameConfig(players=("alice", "bot"), seed=seed))
+        bot = RandomAgent(seed)
+        person.watch(state.events_for(0))
+        while (decision := state.decision) is not None:
+            seen = len(state.events_for(0))
+            state.apply(person.choose(decision, state.observe(0)) if decision.seat == 0
+                        else bot.choose(decision, state.observe(1)))
+            person.watch(state.events_for(0, seen))
+        flowing = " ".join(out.getvalue().split())
+        played = re.search(r"alice plays Beast-5 .*? alice draws (\S+) \(by Beast-5\) .*?"
+                           r"alice puts (\S+) on top of the draw pile \(by Beast-5\) "
+                           r"alice draws (\S+) \(the turn's draw\)", flowing)
+        if played:
+            assert played.group(2) == played.group(3)  # the play's draw takes it back
+            return
+    pytest.fail("no game played a Phoenix")
+
+
+class _PhoenixPlayer(Person):
+    """A person who plays Phoenix whenever a turn offers it, else answers as the script."""
+
+    def choose(self, decision: Any, observation: Any) -> int:
+        hand = observation.hand
+        phoenix = decision.kind == "turn" and "Beast-5" in hand
+        self.ask = Script([str(hand.index("Beast-5") + 1)] if phoenix else [])
+        return super().choose(decision, observation)

@@ -1,9 +1,10 @@
 """Why a card's effect comes to nothing, on grounds every seat can see.
 
 An effect that finds nothing to act on ends without an event of its own (Hades with an empty
-Discard Graveyard, Basilisk with no opponent's trap), so a person read only "God-2 takes
-effect for alice" and then silence. The reasons here are public: the Discard Graveyard's size
-and each Arena's trap count, which every seat is shown. An effect that comes to nothing by a
+Discard Graveyard, Basilisk with no opponent's trap, Atropos with every opponent's hand
+revealed), so a person read only "God-2 takes effect for alice" and then silence. The reasons
+here are public: the Discard Graveyard's size, each Arena's trap count and each hand's size
+and revealed cards, which every seat is shown. An effect that comes to nothing by a
 choice (a pass) is not explained: another seat's choice is its own.
 
 An effect that looks at the draw pile cannot come to nothing: the pile is rebuilt from both
@@ -17,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from arena.engine import Observation
+from arena.play.hidden_cards import HiddenCards
 
 __all__ = ["PublicCounts", "idle_notes", "why_idle"]
 
@@ -34,16 +36,31 @@ _NEEDS_GRAVEYARD: Mapping[str, tuple[str, str]] = {
 _NEEDS_TRAP: Mapping[str, tuple[str, str]] = {
     "Beast-3": ("no opponent has a trap: nothing to look at", "no opponent has a trap"),
 }
+#: The cards whose effect needs a hidden card in an opponent's hand (a reveal shows a card not
+#: yet revealed, E16); an Arcoi only where no opponent has a trap to destroy.
+_NEEDS_HIDDEN: Mapping[str, tuple[str, str]] = {
+    "Fate-3": ("every opponent's hand is revealed already: nothing left to reveal",
+               "every opponent's hand is revealed"),
+    **{f"Arcoi-{rank}": ("no opponent has a trap, and every opponent's hand is revealed "
+                         "already: nothing to destroy or reveal",
+                         "no trap to destroy, every opponent's hand revealed")
+       for rank in range(1, 6)},
+}
 
 
-def why_idle(face: str, graveyard: int, opponents_traps: int) -> tuple[str, str] | None:
+def why_idle(face: str, graveyard: int, opponents_traps: int,
+             opponents_hidden: int | None = None) -> tuple[str, str] | None:
     """Why ``face``'s effect comes to nothing with ``graveyard`` cards in the Discard
-    Graveyard and ``opponents_traps`` traps in its player's opponents' Arenas: the words
-    after the effect is told, and the short note on an option; None when it does something."""
+    Graveyard, ``opponents_traps`` traps in its player's opponents' Arenas and
+    ``opponents_hidden`` hidden cards in their hands (None: not known): the words after the
+    effect is told, and the short note on an option; None when it does something."""
     if graveyard == 0 and face in _NEEDS_GRAVEYARD:
         return _NEEDS_GRAVEYARD[face]
     if opponents_traps == 0 and face in _NEEDS_TRAP:
         return _NEEDS_TRAP[face]
+    if opponents_hidden == 0 and face in _NEEDS_HIDDEN and (
+            opponents_traps == 0 or not face.startswith("Arcoi-")):
+        return _NEEDS_HIDDEN[face]
     return None
 
 
@@ -51,9 +68,11 @@ def idle_notes(view: Observation) -> dict[str, str]:
     """The note of every card whose effect would come to nothing if the seat of ``view``
     played it now, by face."""
     traps = sum(count for seat, count in enumerate(view.trap_counts) if seat != view.seat)
+    hidden = sum(size - len(view.revealed_ids[seat])
+                 for seat, size in enumerate(view.hand_sizes) if seat != view.seat)
     notes: dict[str, str] = {}
-    for face in (*_NEEDS_GRAVEYARD, *_NEEDS_TRAP):
-        reason = why_idle(face, len(view.discard_graveyard_ids), traps)
+    for face in (*_NEEDS_GRAVEYARD, *_NEEDS_TRAP, *_NEEDS_HIDDEN):
+        reason = why_idle(face, len(view.discard_graveyard_ids), traps, hidden)
         if reason is not None:
             notes[face] = reason[1]
     return notes
@@ -61,17 +80,26 @@ def idle_notes(view: Observation) -> dict[str, str]:
 
 
 class PublicCounts:
-    """The Discard Graveyard's size and each Arena's trap count as one seat's events tell
-    them, kept between its decisions (each of which sets them from its observation)."""
+    """The Discard Graveyard's size, each Arena's trap count and each hand's hidden cards as
+    the events of seat ``seat`` tell them, kept between its decisions (each of which sets
+    them from its observation)."""
 
-    def __init__(self) -> None:
+    def __init__(self, seat: int = 0) -> None:
         self.graveyard = 0
         self.traps: list[int] = []
+        self.hands = HiddenCards(seat)
 
     def set_from(self, view: Observation) -> None:
         """The counts the seat is shown at a decision."""
         self.graveyard = len(view.discard_graveyard_ids)
         self.traps = list(view.trap_counts)
+        self.hands.set_from(view)
+
+    def opponents_hidden(self, seat: int) -> int | None:
+        """The hidden cards in every hand but ``seat``'s (None: not known)."""
+        counts = [self.hands.hidden(other) for other in range(len(self.hands.sizes))
+                  if other != seat]
+        return None if None in counts else sum(c for c in counts if c is not None)
 
     def opponents_traps(self, seat: int) -> int:
         """The traps in every Arena but ``seat``'s."""
@@ -79,6 +107,7 @@ class PublicCounts:
 
     def follow(self, event: Mapping[str, Any]) -> None:
         """Count what ``event`` moved into or out of the Discard Graveyard and the Arenas."""
+        self.hands.follow(event)
         kind = str(event.get("type"))
         seat = event.get("seat")
         if kind == "game_start":
@@ -108,5 +137,6 @@ class PublicCounts:
         seat = event.get("seat")
         if event.get("type") != "effect" or not isinstance(seat, int):
             return None
-        reason = why_idle(str(event.get("card")), self.graveyard, self.opponents_traps(seat))
+        reason = why_idle(str(event.get("card")), self.graveyard, self.opponents_traps(seat),
+                          self.opponents_hidden(seat))
         return None if reason is None else reason[0]

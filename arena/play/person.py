@@ -267,7 +267,7 @@ class Person:
         self.heading: str | None = None
         #: The Discard Graveyard's size and the trap counts as told so far: why an effect
         #: came to nothing, said after it.
-        self.counts = PublicCounts()
+        self.counts = PublicCounts(seat)
         #: Under reclaim=strict, the cards this seat used for an effect (not in its Desmos).
         self.used = UsedCards(seat)
         #: The other seats' traps whose card this seat was told (set revealed, or seen).

@@ -17,7 +17,7 @@ def test_the_counts_kept_from_a_seats_events_are_those_its_observation_shows(
     state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,
                                 starting_seat=seed % players))
     rng = random.Random(seed)
-    counts = [PublicCounts() for _ in range(players)]
+    counts = [PublicCounts(seat) for seat in range(players)]
     told = [0] * players
     steps = 0
     while True:
@@ -42,3 +42,44 @@ def test_only_an_effect_with_nothing_to_act_on_is_explained() -> None:
     assert why_idle("Beast-3", 0, 0) is not None
     assert why_idle("Beast-3", 0, 1) is None
     assert why_idle("God-3", 0, 0) is None
+
+
+def _came_to_nothing(feed: list[dict], at: int) -> bool:
+    """Whether the Atropos or Arcoi whose effect is told at ``feed[at]`` revealed no card and
+    destroyed no trap (what it does is told before the next effect begins)."""
+    card = feed[at]["card"]
+    for event in feed[at + 1:]:
+        if event["type"] == "effect":
+            return True
+        if event["type"] in ("reveal", "trap_destroyed") and event.get("source") == card:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_reveal_with_no_hidden_card_left_says_why_and_only_then(players: int) -> None:
+    """An Atropos (or an Arcoi with no trap to destroy) against hands all revealed already
+    was told as 'Fate-3 takes effect for bob', then nothing."""
+    told = missed = 0
+    # seeds 249, 289 and 401: two-player games with such an effect
+    for seed in [*range(30), 249, 289, 401] if players == 2 else range(25):
+        state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)),
+                                    seed=seed, starting_seat=seed % players))
+        rng = random.Random(seed)
+        while not state.is_over:
+            state.apply(rng.randrange(len(state.decision.options)))
+        counts = PublicCounts(0)
+        feed = state.events_for(0)
+        for at, event in enumerate(feed):
+            note = counts.note(event)
+            counts.follow(event)
+            if event["type"] != "effect" or not str(event["card"]).startswith(
+                    ("Fate-3", "Arcoi-")):
+                continue
+            idle = _came_to_nothing(feed, at)
+            said = note is not None and "revealed already" in note
+            assert idle or not said, (seed, at)  # never said of a reveal that came
+            told += said
+            missed += idle and not said
+    if players == 2:  # the one opponent is the one chosen: every such effect is explained
+        assert told and missed == 0

@@ -604,3 +604,35 @@ def test_a_trap_set_while_revealed_is_named_in_its_arena() -> None:
     table = screen[screen.index("Round 2 of 5 · your turn"):]
     assert re.search(r"^1 +random +5 +Fate-4 \(known\) +- *$", table, re.MULTILINE), table
     _leave(child)
+
+
+@needs_sandbox
+def test_an_atropos_against_a_hand_all_revealed_says_why_it_does_nothing() -> None:
+    # alice sets Atropos as a trap, reveals greedy's whole hand with Apollo, and springs the
+    # trap at greedy's next turn: 'Fate-3 takes effect for alice (from a trap)', then nothing
+    child, transcript = _spawn(str(BOTS / "greedy.py"), "--seed", "13", "--games", "1",
+                               "--pace", "0", "--name", "alice")
+    told, stage = 0, "trap"
+    while stage != "sprung":
+        child.expect(DECISION)
+        screen = _screen(transcript)
+        new, told = screen[told:], len(screen)
+        forced = child.match.group(2) is None
+        answer = str(numbers_in(child.match.group(1))[0]) if forced else ""
+        if "Your move" in new and stage == "trap":
+            answer = re.search(r"(\d+) Fate-3", new.split("Set as a trap:")[1]).group(1)  # type: ignore[union-attr]
+            stage = "apollo"
+        elif "Your move" in new and stage == "apollo":
+            answer = re.search(r"^ +(\d+) +Play God-6", new, re.M).group(1)  # type: ignore[union-attr]
+            stage = "trigger"
+        elif stage == "trigger" and (found := re.search(r"^ +(\d+) +Trigger Fate-3", new, re.M)):
+            flowing = " ".join(new.split())
+            assert ("Trigger Fate-3 Atropos: an opponent reveals a card (every opponent's hand "
+                    "is revealed)") in flowing
+            answer, stage = found.group(1), "sprung"
+        child.sendline(answer)
+    child.expect(DECISION)
+    flowing = " ".join(_screen(transcript)[told:].split())
+    assert ("Fate-3 takes effect for alice (from a trap) (every opponent's hand is revealed "
+            "already: nothing left to reveal)") in flowing
+    _leave(child)

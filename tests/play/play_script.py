@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import io
+import random
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from rich.console import Console
+
+from arena.engine import GameConfig, State, new_game
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 
 
 def numbers_in(spans: str) -> list[int]:
@@ -55,3 +60,37 @@ class Script:
                 raise line
             return line
         return self.then(prompt)
+
+
+def random_table(players: int, seed: int, rules: HouseRules = DEFAULT_RULES) -> State:
+    """A new game of ``players`` seats named p0, p1..., dealt from ``seed``."""
+    return new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,
+                               starting_seat=seed % players, rules=rules))
+
+
+def news_each_step(state: State, seed: int) -> Iterator[list[list[dict[str, Any]]]]:
+    """Plays ``state`` to its end with options drawn from ``seed``: before each step and after
+    the last, the events each seat has been told since the step before, by seat."""
+    rng = random.Random(seed)
+    told = [0] * state.n
+    while True:
+        news = []
+        for seat in range(state.n):
+            news.append(state.events_for(seat, told[seat]))
+            told[seat] += len(news[-1])
+        yield news
+        if state.is_over:
+            return
+        state.apply(rng.randrange(len(state.decision.options)))
+
+
+def play_out(person: Any, state: State, bots: Sequence[Any]) -> None:
+    """Play ``state`` to its end, seat 0 answered by ``person`` (told its events as the
+    referee tells a seat, before each decision) and each other seat by ``bots[seat]``."""
+    person.watch(state.events_for(0))
+    while (decision := state.decision) is not None:
+        seen = len(state.events_for(0))
+        seat = decision.seat
+        state.apply(person.choose(decision, state.observe(0)) if seat == 0
+                    else bots[seat].choose(decision, state.observe(seat)))
+        person.watch(state.events_for(0, seen))

@@ -3,12 +3,11 @@ public events, pays each draw as the engine does."""
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Any
 
 import pytest
-from play_script import Script, quiet_console
+from play_script import Script, news_each_step, play_out, quiet_console, random_table
 
 from arena.engine import GameConfig, RandomAgent, new_game
 from arena.play.draw_reasons import PALAESTRON, TURN, DrawReasons
@@ -17,17 +16,11 @@ from arena.play.person import Person
 
 @pytest.mark.parametrize("seed", range(30))
 def test_every_draw_has_its_reason_and_the_turns_draw_comes_last(seed: int) -> None:
-    players = 2 + seed % 4
-    state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,
-                                starting_seat=seed % players))
-    rng = random.Random(seed)
+    state = random_table(2 + seed % 4, seed)
     reasons = DrawReasons()
-    told = 0
     turn: list[tuple[str, str | None]] = []  # this turn's events of its player: type, reason
-    while not state.is_over:
-        events = state.events_for(0, told)  # the public events, as seat 0 is told them
-        told += len(events)
-        for event in events:
+    for news in news_each_step(state, seed):
+        for event in news[0]:  # the public events, as seat 0 is told them
             why = reasons.follow(event)
             if event["type"] == "turn_start":
                 turn = []
@@ -36,12 +29,12 @@ def test_every_draw_has_its_reason_and_the_turns_draw_comes_last(seed: int) -> N
             if event["type"] == "draw":
                 assert why is not None, (seed, event)
         decision = state.decision
-        if decision.kind == "swap" and not any(kind == "pile_exhausted" for kind, _ in turn):
+        if decision is not None and decision.kind == "swap" \
+                and not any(kind == "pile_exhausted" for kind, _ in turn):
             acted = any(kind in ("play", "set_trap") for kind, _ in turn)
             drawn = [why for kind, why in turn if kind == "draw"]
             assert (drawn[-1] in (TURN, PALAESTRON)) if acted else TURN not in drawn, \
                 (seed, turn)
-        state.apply(rng.randrange(len(decision.options)))
 
 
 def test_a_phoenix_plays_second_draw_is_told_as_the_turns_draw() -> None:
@@ -51,13 +44,7 @@ def test_a_phoenix_plays_second_draw_is_told_as_the_turns_draw() -> None:
         console, out = quiet_console()
         person = _PhoenixPlayer(console, Script(), 0)
         state = new_game(GameConfig(players=("alice", "bot"), seed=seed))
-        bot = RandomAgent(seed)
-        person.watch(state.events_for(0))
-        while (decision := state.decision) is not None:
-            seen = len(state.events_for(0))
-            state.apply(person.choose(decision, state.observe(0)) if decision.seat == 0
-                        else bot.choose(decision, state.observe(1)))
-            person.watch(state.events_for(0, seen))
+        play_out(person, state, [None, RandomAgent(seed)])
         flowing = " ".join(out.getvalue().split())
         played = re.search(r"alice plays Beast-5 .*? alice draws (\S+) \(by Beast-5\) .*?"
                            r"alice puts (\S+) on top of the draw pile \(by Beast-5\) "

@@ -2,38 +2,25 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from play_script import news_each_step, random_table
 
-from arena.engine import GameConfig, new_game
 from arena.play.idle_effects import PublicCounts, why_idle
 
 
 @pytest.mark.parametrize("seed", range(24))
 def test_the_counts_kept_from_a_seats_events_are_those_its_observation_shows(
         seed: int) -> None:
-    players = 2 + seed % 4
-    state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,
-                                starting_seat=seed % players))
-    rng = random.Random(seed)
-    counts = [PublicCounts(seat) for seat in range(players)]
-    told = [0] * players
-    steps = 0
-    while True:
-        for seat in range(players):
-            events = state.events_for(seat, told[seat])
-            told[seat] += len(events)
+    state = random_table(2 + seed % 4, seed)
+    counts = [PublicCounts(seat) for seat in range(state.n)]
+    for step, news in enumerate(news_each_step(state, seed)):
+        for seat, events in enumerate(news):
             for event in events:
                 counts[seat].follow(event)
             if not state.is_over:
                 view = state.observe(seat)
                 assert (counts[seat].graveyard, counts[seat].traps) == (
-                    len(view.discard_graveyard_ids), list(view.trap_counts)), steps
-        if state.is_over:
-            break
-        state.apply(rng.randrange(len(state.decision.options)))
-        steps += 1
+                    len(view.discard_graveyard_ids), list(view.trap_counts)), step
 
 
 def test_only_an_effect_with_nothing_to_act_on_is_explained() -> None:
@@ -63,11 +50,9 @@ def test_a_reveal_with_no_hidden_card_left_says_why_and_only_then(players: int) 
     told = missed = 0
     # seeds 249, 289 and 401: two-player games with such an effect
     for seed in [*range(30), 249, 289, 401] if players == 2 else range(25):
-        state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)),
-                                    seed=seed, starting_seat=seed % players))
-        rng = random.Random(seed)
-        while not state.is_over:
-            state.apply(rng.randrange(len(state.decision.options)))
+        state = random_table(players, seed)
+        for _ in news_each_step(state, seed):
+            pass
         counts = PublicCounts(0)
         feed = state.events_for(0)
         for at, event in enumerate(feed):

@@ -3,11 +3,10 @@ always those the engine does not count in its Desmos."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
-from play_script import Script, numbers_in, quiet_console
+from play_script import Script, news_each_step, numbers_in, quiet_console, random_table
 
 from arena.engine import NOTATION, Category, GameConfig, RandomAgent, new_game
 from arena.engine.houserules import HouseRules
@@ -17,26 +16,18 @@ from arena.play.used_cards import UsedCards
 
 @pytest.mark.parametrize("seed", [*range(40), 1642])
 def test_the_cards_kept_as_used_are_those_the_engine_does_not_count(seed: int) -> None:
-    players = 2 + seed % 4
-    state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,
-                                starting_seat=seed % players,
-                                rules=HouseRules.from_json({"reclaim": "strict"})))
-    rng = random.Random(seed)
-    used = [UsedCards(seat) for seat in range(players)]
-    told = [0] * players
-    checked = 0
-    while not state.is_over:
-        for seat in range(players):
-            events = state.events_for(seat, told[seat])
-            told[seat] += len(events)
+    state = random_table(2 + seed % 4, seed, HouseRules(reclaim="strict"))
+    used = [UsedCards(seat) for seat in range(state.n)]
+    for step, news in enumerate(news_each_step(state, seed)):
+        for seat, events in enumerate(news):
             for event in events:
                 used[seat].follow(event)
+        if state.decision is None:
+            break
         seat = state.decision.seat
         view = state.observe(seat)
         used[seat].set_from(view)  # as the person's seat does, at each of its decisions
-        assert used[seat].dead(view) == state.used[seat] & set(view.hand_ids), checked
-        checked += bool(state.used[seat] & set(view.hand_ids))
-        state.apply(rng.randrange(len(state.decision.options)))
+        assert used[seat].dead(view) == state.used[seat] & set(view.hand_ids), step
 
 
 def _second_number(prompt: str) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 from arena.engine import Observation
 from arena.play.hidden_cards import HiddenCards
 
-__all__ = ["PublicCounts", "idle_notes", "why_idle"]
+__all__ = ["PublicCounts", "idle_notes", "reveal_targets", "why_idle"]
 
 #: The cards whose effect needs a card in the Discard Graveyard: what the narration adds
 #: after the effect, and what a turn's option adds to the card.
@@ -77,6 +77,14 @@ def idle_notes(view: Observation) -> dict[str, str]:
             notes[face] = reason[1]
     return notes
 
+
+
+def reveal_targets(view: Observation) -> dict[int, str]:
+    """The note of every opponent a reveal would show nothing of now (its hand is all
+    revealed), by seat: where the seat of ``view`` chooses who reveals a card."""
+    return {seat: "their hand is all revealed: nothing to reveal"
+            for seat, size in enumerate(view.hand_sizes)
+            if seat != view.seat and size == len(view.revealed_ids[seat])}
 
 
 class PublicCounts:

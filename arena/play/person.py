@@ -27,7 +27,7 @@ from arena.engine.cards import NEMESIS
 from arena.engine.houserules import DEFAULT_RULES, RULE_HELP, HouseRules
 from arena.engine.narration import event_sentence
 from arena.play.draw_reasons import DrawReasons
-from arena.play.idle_effects import PublicCounts, idle_notes
+from arena.play.idle_effects import PublicCounts, idle_notes, reveal_targets
 from arena.play.known_traps import KnownTraps
 from arena.play.labels import (
     card_face,
@@ -342,7 +342,8 @@ class Person:
         self.news, self.recent = self.recent, []
         numbering = option_numbers(decision, observation)
         self.console.print(decision_view(decision, self.players, self._received(decision),
-                                         numbering, idle_notes(observation)))
+                                         numbering, idle_notes(observation),
+                                         reveal_targets(observation)))
         deadline = None if self.clock is None else time.monotonic() + self.clock
         self.timed_out = False
         while True:
@@ -413,7 +414,7 @@ class Person:
             self.console.print(self._table(view))
             self.console.print(decision_view(decision, self.players,
                                              self._received(decision), numbering,
-                                             idle_notes(view)))
+                                             idle_notes(view), reveal_targets(view)))
         elif text.lower() in ("l", "log"):
             for line in self.news or ["Nothing has happened since your last decision."]:
                 # indented as when it was told: a wrapped sentence stays under its start

@@ -282,7 +282,8 @@ def graveyards_view(view: Observation) -> RenderableType:
 def decision_view(decision: Decision, players: Sequence[str],
                   received: Received | None = None,
                   numbering: Numbering | None = None,
-                  idle: Mapping[str, str] | None = None) -> RenderableType:
+                  idle: Mapping[str, str] | None = None,
+                  idle_seats: Mapping[int, str] | None = None) -> RenderableType:
     """A decision's heading and its options, numbered (``numbering``: every number that picks
     an option, else each option's index) and listed in the order of their numbers (the first
     option, Enter's, is the safe default where there is one, and bold wherever it is
@@ -291,7 +292,9 @@ def decision_view(decision: Decision, players: Sequence[str],
     traps share one line (a whole turn fits an 80x24 screen with the table). ``received``:
     the card just given to the seat and who gave it, marked among the options (what a
     Nemesis gives back may be it, RULES.md E29). ``idle``: by card, why its effect would
-    come to nothing now, noted on a play or a trap's trigger (the person is not surprised)."""
+    come to nothing now, noted on a play or a trap's trigger (the person is not surprised);
+    ``idle_seats``: by seat, why a reveal would show nothing of that opponent, noted where
+    the person chooses who reveals a card."""
     picks = numbering.picks if numbering is not None else {
         index: index for index in range(len(decision.options))}
     lines: list[RenderableType] = [Text(decision_title(decision.kind, decision.context),
@@ -314,6 +317,8 @@ def decision_view(decision: Decision, players: Sequence[str],
             option.get("card") if option.get("action") == "play" else None)
         if idle and effect_card in idle:
             label += f" ({idle[str(effect_card)]})"
+        if idle_seats and _asks_who_reveals(decision) and option.get("seat") in idle_seats:
+            label += f" ({idle_seats[option['seat']]})"
         lines.append(Hanging(Text(f"{number:>3}  {label}",
                                   style="bold" if index == 0 else ""), 5))
     if traps:
@@ -321,6 +326,13 @@ def decision_view(decision: Decision, players: Sequence[str],
         lines.append(Hanging(Text(f"{span:>5}  Set as a trap: "
                                   + "  ".join(f"{i}{KEEP}{card}" for i, card in traps)), 7))
     return Group(*lines)
+
+
+def _asks_who_reveals(decision: Decision) -> bool:
+    """Whether ``decision`` chooses the opponent who reveals a card (Atropos, an Arcoi with no
+    trap to destroy)."""
+    return decision.kind == "target" and "who reveals a card" in str(
+        decision.context.get("why", ""))
 
 
 def showdown_view(record: Mapping[str, Any], seat: int, hands: Sequence[Sequence[str]],

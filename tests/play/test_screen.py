@@ -357,3 +357,29 @@ def test_a_trap_of_yours_is_never_broken_however_wide_the_revealed_cards() -> No
     text = out.getvalue()
     assert "Sophoi-4 (1 turn left, ready)" in text and "Umbrae-1 (2 turns left, ready)" in text
     assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
+
+
+def test_choosing_who_reveals_a_card_notes_an_opponent_with_nothing_hidden() -> None:
+    """Atropos's target was offered with no word that one opponent's hand was all revealed
+    (an Apollo's), where the reveal would show nothing."""
+    from arena.engine.observation import Observation
+    from arena.play.idle_effects import reveal_targets
+
+    shown = new_game(GameConfig(players=("alice", "bob", "carol"), seed=4)).observe(0)
+    data = shown.to_json()
+    data["revealed"][1] = ["God-1", "Agari-2", "Fate-1", "Beast-4", "Sophoi-5"]
+    view = Observation.from_json(data)
+    decision = Decision(0, "target", ({"seat": 1}, {"seat": 2}),
+                        {"why": "Cut: who reveals a card", "source": "Fate-3"})
+    console, out = quiet_console()
+    console.print(decision_view(decision, ["alice", "bob", "carol"],
+                                idle_seats=reveal_targets(view)))
+    lines = [line.strip() for line in out.getvalue().splitlines()]
+    assert "0  bob (seat 1) (their hand is all revealed: nothing to reveal)" in lines
+    assert "1  carol (seat 2)" in lines
+    other = Decision(0, "target", ({"seat": 1}, {"seat": 2}),
+                     {"why": "Spy: whose hand to look at", "source": "Umbrae-1"})
+    console, out = quiet_console()
+    console.print(decision_view(other, ["alice", "bob", "carol"],
+                                idle_seats=reveal_targets(view)))
+    assert "nothing to reveal" not in out.getvalue()

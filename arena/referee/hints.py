@@ -142,9 +142,15 @@ _DUMP_OUTERMOST = re.compile(r'^  File ".*", line \d+ in (?:<module>|_run_module
                              re.M)
 #: The kit's loop: the thread that runs it is the one answering the referee.
 _KIT_LOOP = "/arena/sdk/serving.py\""
-#: Where a path into the bot's copy begins, as the sandbox runs it (a quoted path too).
-_SANDBOX_COPY = re.compile(rf"(?<![\w./-])(?:{re.escape(BWRAP_BOT_DIR)}|/[^\s\"']*/"
-                           rf"{re.escape(BOX_PREFIX)}[^/\s\"']*/bot)/")
+#: A run of text a path lies within: a path into the bot's copy is inside one (a quoted one
+#: too). Its one repeat ends it, so a search for it never gives back what it read.
+_PATH_RUN = re.compile(r"[^\s\"']+")
+#: Where a path may begin: a slash that does not go on a name or another path.
+_PATH_START = re.compile(r"(?<![\w./-])/")
+#: The bot's copy as bubblewrap mounts it, and the box holding it without bubblewrap
+#: (``/tmp/arena-box-12-ab/bot/``).
+_COPY_DIR = f"{BWRAP_BOT_DIR}/"
+_BOX_DIR = f"/{BOX_PREFIX}"
 #: Lines of a traceback quoted at most.
 _TRACEBACK_LINES = 8
 #: The system could not run the bot's program (the shell's, bubblewrap's or Python's words).
@@ -376,7 +382,38 @@ def author_paths(text: str, home: str | Path | None = None) -> str:
     (``/bot/bot.py``) named as its author knows them: under ``home``, the bot's directory,
     or relative to it (``bot.py``) when that is not known."""
     prefix = f"{str(home).rstrip('/')}/" if home else ""
-    return _SANDBOX_COPY.sub(lambda _: prefix, text)
+    # A scan, not one regex: a bot writes this text, and a pattern searching each path's
+    # start for a box further on reads the rest of the run again from every slash.
+    kept: list[str] = []
+    copied = 0
+    for run in _PATH_RUN.finditer(text):
+        box = _last_box(text, run.start(), run.end())
+        for start in _PATH_START.finditer(text, run.start(), run.end()):
+            at = start.start()
+            if at < copied:
+                continue
+            if text.startswith(_COPY_DIR, at):
+                end = at + len(_COPY_DIR)
+            elif box is not None and box[0] > at:
+                end = box[1]  # a box path goes through its box's copy: the last in the run
+            else:
+                continue
+            kept += [text[copied:at], prefix]
+            copied = end
+    return "".join([*kept, text[copied:]])
+
+
+def _last_box(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the last ``/arena-box-.../bot/`` of ``text[start:end]``, a run of a path's
+    characters, begins and ends; ``None`` without one. Each candidate reads only its own
+    box's name, so the run is read once."""
+    box = text.rfind(_BOX_DIR, start, end)
+    while box >= 0:
+        slash = text.find("/", box + len(_BOX_DIR), end)
+        if slash >= 0 and text.startswith(_COPY_DIR, slash, end):
+            return box, slash + len(_COPY_DIR)
+        box = text.rfind(_BOX_DIR, start, box)
+    return None
 
 
 def log_note(log: str, bot_path: str | Path | None = None, *,

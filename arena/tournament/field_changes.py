@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-__all__ = ["active_entries", "field_lines", "field_problems", "field_status", "round_fields",
-           "said_changes"]
+__all__ = ["active_entries", "field_line_parts", "field_lines", "field_problems", "field_status",
+           "round_fields", "said_changes"]
 
 
 def active_entries(names: Sequence[str], withdrawn: Mapping[str, int],
@@ -50,13 +50,25 @@ def said_changes(withdrawn: Mapping[str, int], joined: Mapping[str, int]) -> lis
 def field_lines(withdrawn: Mapping[str, int], joined: Mapping[str, int]) -> list[str]:
     """The lines under a Swiss's standings (and leaderboard) naming the bots withdrawn and
     the late entrants, with what that means for their scores; none when there are none."""
+    return ["".join(text for text, _ in line) for line in field_line_parts(withdrawn, joined)]
+
+
+def field_line_parts(withdrawn: Mapping[str, int],
+                     joined: Mapping[str, int]) -> list[list[tuple[str, bool]]]:
+    """:func:`field_lines` as pieces, ``(text, is_a_name)``: a page isolates each name, as a
+    right-to-left one would reorder the words around it."""
+    said = ((withdrawn, "Withdrawn: ", "from", " (its games count; not paired from that round on)"),
+            (joined, "Joined late: ", "in", " (no points for the rounds before)"))
     lines = []
-    if withdrawn:
-        named = ", ".join(f"{name} from round {r}" for name, r in sorted(withdrawn.items()))
-        lines.append(f"Withdrawn: {named} (its games count; not paired from that round on)")
-    if joined:
-        named = ", ".join(f"{name} in round {r}" for name, r in sorted(joined.items()))
-        lines.append(f"Joined late: {named} (no points for the rounds before)")
+    for changes, head, preposition, meaning in said:
+        if not changes:
+            continue
+        parts = [(head, False)]
+        for index, (name, round_no) in enumerate(sorted(changes.items())):
+            if index:
+                parts.append((", ", False))
+            parts += [(name, True), (f" {preposition} round {round_no}", False)]
+        lines.append([*parts, (meaning, False)])
     return lines
 
 

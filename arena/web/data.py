@@ -48,6 +48,7 @@ from arena.rating.standings import stored_game_points
 from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
 from arena.referee.failures import shown_detail
 from arena.tournament.bot_versions import bot_labels
+from arena.tournament.field_changes import field_line_parts
 from arena.tournament.game_details import GameDetails, game_details
 from arena.tournament.game_records import decompress_record, record_blobs, row_record
 from arena.tournament.league_store import (
@@ -127,6 +128,9 @@ class TournamentData:
     #: a Swiss field that does not divide into tables of its size: how it sits each round
     #: ("4 + 4 + 3"), as ``arena status`` says it
     seating: str = ""
+    #: a Swiss's withdrawn and late bots, as ``arena status`` names them under its standings:
+    #: each line as pieces (``text``, and ``bot`` where the piece is a bot's name)
+    field_changes: list[list[dict[str, Any]]] = field(default_factory=list)
 
     @property
     def done(self) -> int:
@@ -302,7 +306,16 @@ def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -
                           not_playing=not_playing,
                           names=shown_names([*keys, *h2h["bots"], *(k for g in rows
                                                                for k in g.seats)]),
-                          rules=_rules(info), seating=seating)
+                          rules=_rules(info), seating=seating,
+                          field_changes=_field_changes(info))
+
+
+def _field_changes(info: TournamentInfo) -> list[list[dict[str, Any]]]:
+    """A Swiss's lines naming its withdrawn and late bots (none elsewhere)."""
+    if info.format != "swiss":
+        return []
+    lines = field_line_parts(info.spec.get("withdrawn") or {}, info.spec.get("joined") or {})
+    return [[{"text": text, "bot": named} for text, named in line] for line in lines]
 
 
 def _seating(info: TournamentInfo, entries: int) -> str:

@@ -58,15 +58,18 @@ RTL_NAMES = [("\u05e9\u05dc\u05d5\u05dd", "v1"), ("\u0645\u0631\u062d\u0628\u062
 def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
           rounds: int = 3, bots: list[tuple[str, str]] = BOTS,
           record_format: str | None = None,
-          failure_detail: str = "decision took 1.2 s" + HOSTILE) -> Path:
+          failure_detail: str = "decision took 1.2 s" + HOSTILE,
+          spec_fields: dict[str, Any] | None = None) -> Path:
     """Write the tournament to ``path`` (rounds 1..``rounds`` of :data:`TABLES`), its
     entrants ``bots`` (name, version); ``record_format``: every record stored says it was
     made under that format's rules, as in a tournament an older arena ran (the games are this
     engine's: only the format a record names tells the two apart); ``failure_detail``: what
-    the one failure of :data:`FAILING_GAME` says."""
+    the one failure of :data:`FAILING_GAME` says; ``spec_fields``: more of its spec (a
+    Swiss's ``withdrawn``, ``joined``)."""
     store = Store(path)
     spec = {"name": NAME, "format": "swiss", "players_per_game": [2, 3],
-            "seed": None if drawn_seed else 5, "rounds": 3, "event_date": "2026-11-29"}
+            "seed": None if drawn_seed else 5, "rounds": 3, "event_date": "2026-11-29",
+            **(spec_fields or {})}
     row = store.create_tournament(
         name=NAME, spec_hash="hash", spec_json=spec, format="swiss", players_per_game=2,
         seed=987654321, event_date=dt.date(2026, 11, 29), rounds=3,

@@ -128,12 +128,12 @@ _REQUIREMENTS_FILE = "requirements.txt"
 #: Python's first line of a traceback, and of one of its frames.
 _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = '  File "'
-#: A frame in the bot's own files, as the sandbox runs them: its copy is ``/bot`` inside
-#: bubblewrap, ``<box>/bot`` without it. Groups: the file (relative), the line, the function.
-_OWN_FILE = rf'^  File "(?:{re.escape(BWRAP_BOT_DIR)}|/[^"]*/{re.escape(BOX_PREFIX)}[^/"]*/bot)/'
-_OWN_FRAME = re.compile(_OWN_FILE + r'([^"]+)", line (\d+)(?:, in (.+))?$')
+#: A traceback's frame. Groups: the file, the line, the function. Which files are the bot's
+#: own is :func:`_in_copy`'s to say: a pattern looking for its box in the file reads a long
+#: file's name again from every slash.
+_FRAME_LINE = re.compile(r'^  File "([^"]+)", line (\d+)(?:, in (.+))?$')
 #: The same frame as ``faulthandler`` dumps it (no comma before ``in``).
-_DUMPED_OWN_FRAME = re.compile(_OWN_FILE + r'([^"]+)", line (\d+) in (.+)$')
+_DUMPED_FRAME_LINE = re.compile(r'^  File "([^"]+)", line (\d+) in (.+)$')
 #: A thread's heading in a ``faulthandler`` dump; its frames follow, innermost first.
 _DUMP_THREAD = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$"
                           r"|^Stack \(most recent call first\):$")
@@ -331,12 +331,12 @@ def traceback_note(log: str, bot_path: str | Path | None = None, *,
     if not starts:
         return ""
     body = lines[starts[-1] + 1:]
-    own = [m for line in body if (m := _OWN_FRAME.match(line))]
+    own = [frame for line in body if (frame := _own_frame(line, _FRAME_LINE))]
     if not own:
         return ""
-    frame = own[-1]
-    where = f"at {printable(frame[1])} line {frame[2]}"
-    where += f", in {printable(frame[3])}" if frame[3] else ""
+    file, line_no, function = own[-1]
+    where = f"at {printable(file)} line {line_no}"
+    where += f", in {printable(function)}" if function else ""
     last = max(i for i, line in enumerate(body) if line.startswith(_FRAME))
     error = next((line for line in body[last + 1:] if line and not line.startswith(" ")), "")
     note = f"; {printable(error)[:QUOTE_CHARS]} ({where})" if error else f"; exception {where}"
@@ -370,11 +370,30 @@ def stuck_note(dump: str) -> str:
         ordered = ([threads[current]] if current >= 0 else []) + threads
     for frames in ordered:
         for line in frames:
-            own = _DUMPED_OWN_FRAME.match(line)
+            own = _own_frame(line, _DUMPED_FRAME_LINE)
             if own is not None:
-                return (f" (at {printable(own[1])[:QUOTE_CHARS]} line {own[2]}, in "
-                        f"{printable(own[3])[:QUOTE_CHARS]})")
+                return (f" (at {printable(own[0])[:QUOTE_CHARS]} line {own[1]}, in "
+                        f"{printable(own[2] or '')[:QUOTE_CHARS]})")
     return ""
+
+
+def _own_frame(line: str, frame: re.Pattern[str]) -> tuple[str, str, str | None] | None:
+    """The file (relative to the bot's copy), line and function of ``line``, a frame written
+    as ``frame`` reads one, when the file is the bot's own; else ``None``."""
+    found = frame.match(line)
+    if found is None:
+        return None
+    file = _in_copy(found[1])
+    return None if file is None else (file, found[2], found[3])
+
+
+def _in_copy(path: str) -> str | None:
+    """``path`` relative to the bot's copy as the sandbox runs it (``/bot`` inside bubblewrap,
+    ``<box>/bot`` without it): ``pkg/a.py``; ``None`` for a path outside it."""
+    if path.startswith(_COPY_DIR) and len(path) > len(_COPY_DIR):
+        return path[len(_COPY_DIR):]
+    box = _last_box(path, 1, len(path), rest=1) if path.startswith("/") else None
+    return None if box is None else path[box[1]:]
 
 
 def author_paths(text: str, home: str | Path | None = None) -> str:
@@ -403,15 +422,16 @@ def author_paths(text: str, home: str | Path | None = None) -> str:
     return "".join([*kept, text[copied:]])
 
 
-def _last_box(text: str, start: int, end: int) -> tuple[int, int] | None:
+def _last_box(text: str, start: int, end: int, *, rest: int = 0) -> tuple[int, int] | None:
     """Where the last ``/arena-box-.../bot/`` of ``text[start:end]``, a run of a path's
-    characters, begins and ends; ``None`` without one. Each candidate reads only its own
-    box's name, so the run is read once."""
+    characters, begins and ends, followed by ``rest`` characters or more; ``None`` without
+    one. Each candidate reads only its own box's name, so the run is read once."""
     box = text.rfind(_BOX_DIR, start, end)
     while box >= 0:
         slash = text.find("/", box + len(_BOX_DIR), end)
-        if slash >= 0 and text.startswith(_COPY_DIR, slash, end):
-            return box, slash + len(_COPY_DIR)
+        copy_end = slash + len(_COPY_DIR)
+        if slash >= 0 and text.startswith(_COPY_DIR, slash, end) and copy_end + rest <= end:
+            return box, copy_end
         box = text.rfind(_BOX_DIR, start, box)
     return None
 

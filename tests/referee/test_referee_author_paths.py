@@ -8,10 +8,16 @@ from __future__ import annotations
 import random
 import re
 import types
-from re import _compiler as sre_compile  # type: ignore[attr-defined]
-from re import _constants as sre  # type: ignore[attr-defined]
-from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
+
+try:
+    from re import _compiler as sre_compile  # type: ignore[attr-defined]
+    from re import _constants as sre  # type: ignore[attr-defined]
+    from re import _parser as sre_parse  # type: ignore[attr-defined]
+except ImportError:  # Python 3.10 names the regex parser's modules at the top level
+    import sre_compile  # type: ignore[no-redef]
+    import sre_constants as sre  # type: ignore[no-redef]
+    import sre_parse  # type: ignore[no-redef]
 
 from arena.referee import hints
 from arena.referee.hints import author_paths, stuck_note, traceback_note

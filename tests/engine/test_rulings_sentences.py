@@ -1,0 +1,112 @@
+"""Rulebook sentences that had enforcing code but no test that failed when that code broke,
+each named by the sentence it holds the engine to (RULES.md quotes every sentence).
+
+Scenarios are staged with the builder of conftest.py and driven decision by decision.
+"""
+
+from __future__ import annotations
+
+import pytest
+from engine_scenario import act, asked, build_state, events_of, final_showdown, hand, names
+
+from arena.engine.cards import NOTATION
+from arena.engine.state import State
+
+GODS = [f"God-{rank}" for rank in range(1, 8)]
+
+
+def _untouched_but_for_the_discard(state: State, god: str, before: list[list[str]]) -> None:
+    """Nothing fired: no effect, no forced discard, the other hands and every trap as they
+    were, and the God face up on top of the Discard Graveyard."""
+    assert [e for e in events_of(state, "effect") if e["card"] == god] == []
+    assert events_of(state, "forced_discard") == []
+    assert [hand(state, seat) for seat in range(1, state.n)] == before[1:]
+    assert [len(traps) for traps in state.traps] == [0, 1, 1]
+    assert names(state.discard_graveyard)[-1] == god
+
+
+def _three_with(god: str) -> State:
+    hands = [f"{god} Fate-4 Agari-1 Beast-1 Beast-2",
+             "Umbrae-1 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5",
+             "Sophoi-1 Sophoi-2 Sophoi-3 Sophoi-4 Sophoi-5"]
+    # a trap in each opponent's Arena, set this turn so that no window asks about it: an
+    # Apollo or a Zeus would destroy it if it fired
+    return build_state(hands, traps={1: [("Fate-2", 0, 0)], 2: [("Beast-3", 0, 0)]},
+                       discard_graveyard="Agari-6", pile_top="Arcoi-1 Arcoi-2 Arcoi-3")
+
+
+@pytest.mark.parametrize("god", GODS)
+def test_e06_a_god_swapped_away_fires_nothing(god: str) -> None:
+    # "Only God cards trigger their effect when discarded" under "When a rule forces a
+    # discard": a swap is the player's own choice (E6), so the God goes without its effect
+    state = _three_with(god)
+    before = [hand(state, seat) for seat in range(state.n)]
+    act(state, "turn", 0, action="hold")
+    act(state, "swap", 0, swap=god)
+    _untouched_but_for_the_discard(state, god, before)
+    assert hand(state, 0) == sorted(["Fate-4", "Agari-1", "Beast-1", "Beast-2", "Arcoi-1"])
+    assert [NOTATION[c] for c in state.effect_graveyard] == []
+
+
+@pytest.mark.parametrize("god", GODS)
+def test_e06_a_god_given_up_to_tyche_fires_nothing(god: str) -> None:
+    # Tyche's exchange puts the God on the Discard Graveyard by its player's choice (E6)
+    state = _three_with(god)
+    before = [hand(state, seat) for seat in range(state.n)]
+    act(state, "turn", 0, action="play", card="Fate-4")
+    act(state, "give", 0, card=god)
+    _untouched_but_for_the_discard(state, god, before)
+    assert "Agari-6" in hand(state, 0)
+    assert names(state.effect_graveyard) == ["Fate-4"]
+
+
+# ---------------------------------------------------------------------------- showdown
+PAIR_A = "Agari-5 Agari-6 Sophoi-4 Fate-5 Beast-4"
+PAIR_B = "Umbrae-1 Umbrae-2 Arcoi-1 Fate-1 Beast-2"
+PAIR_C = "Umbrae-3 Umbrae-4 Arcoi-2 Fate-2 Beast-3"
+SHAPES = ("rock", "paper", "scissors")
+WINS_OVER = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
+
+
+def _still_in(throws: tuple[str, ...]) -> list[int]:
+    """The rulebook's sudden death read as Ruling 12 does: two shapes thrown, the winning
+    shape's throwers stay in; one shape or all three, everyone throws again."""
+    shapes = set(throws)
+    if len(shapes) != 2:
+        return list(range(len(throws)))
+    winning = next(s for s in shapes if WINS_OVER[s] in shapes)
+    return [seat for seat, thrown in enumerate(throws) if thrown == winning]
+
+
+@pytest.mark.parametrize("throws", [(a, b, c) for a in SHAPES for b in SHAPES for c in SHAPES])
+def test_ruling_12_sudden_death_over_every_throw_of_three(throws: tuple[str, ...]) -> None:
+    # "If none: sudden-death Rock-Paper-Scissors", every throw of three tied seats
+    state = final_showdown([PAIR_A, PAIR_B, PAIR_C])
+    for seat, throw in enumerate(throws):
+        act(state, "rps", seat, throw=throw)
+    still_in = _still_in(throws)
+    if len(still_in) == 1:
+        assert state.result is not None and state.result.tiebreak == "rps"
+        assert state.result.placements == [1 if s == still_in[0] else 2 for s in range(3)]
+        return
+    # another throw, asked of exactly the seats still in: the first of them wins it
+    asked_next = []
+    while state.decision is not None:
+        asked_next.append(asked(state)[0])
+        act(state, "rps", throw="rock" if len(asked_next) == 1 else "scissors")
+    assert asked_next == still_in
+    assert state.result is not None
+    assert state.result.placements == [1 if s == still_in[0] else 2 for s in range(3)]
+
+
+def test_only_cards_in_hand_count_at_the_showdown() -> None:
+    # "Only cards in hand count": seat 0's Gods in its Arena and the graveyards' Gods do
+    # not lift its High Hand over seat 1's Pair
+    state = final_showdown(["Agari-1 Sophoi-1 Arcoi-3 Fate-3 Beast-1", PAIR_B],
+                           traps={0: ["God-1", "God-2"]}, effect_graveyard="God-3 God-4",
+                           discard_graveyard="God-5 God-6")
+    act(state, "trigger", 0, trap=None)  # the showdown window: seat 0 keeps its traps
+    assert [len(traps) for traps in state.traps] == [2, 0]  # passed in the showdown window
+    assert state.result is not None
+    assert state.result.desmos == ["High Hand", "Pair"]
+    assert state.result.placements == [2, 1]

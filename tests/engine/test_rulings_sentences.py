@@ -6,11 +6,17 @@ Scenarios are staged with the builder of conftest.py and driven decision by deci
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from engine_scenario import act, asked, build_state, events_of, final_showdown, hand, names
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from arena.engine.cards import NOTATION
+from arena.engine.cards import DECK_SIZE, NOTATION, PALAESTRON
+from arena.engine.config import GameConfig
 from arena.engine.state import State
+from arena.engine.turn import begin_game
 
 GODS = [f"God-{rank}" for rank in range(1, 8)]
 
@@ -110,3 +116,33 @@ def test_only_cards_in_hand_count_at_the_showdown() -> None:
     assert state.result is not None
     assert state.result.desmos == ["High Hand", "Pair"]
     assert state.result.placements == [2, 1]
+
+
+# ---------------------------------------------------------------------------- the deal
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5), start=st.integers(0, 4),
+       reading=st.sampled_from(["play", "redeal"]))
+def test_e02_the_deal_goes_one_card_at_a_time_round_the_table_from_the_starting_seat(
+        seed: int, players: int, start: int, reading: str) -> None:
+    # "Shuffle the full deck. Deal 5 cards to each player. Place the rest face-down as the
+    # draw pile." E2 deals one card at a time in seat order from the starting player;
+    # dealt_palaestron=redeal deals its holder "the next card in its place (the deal goes on
+    # in the same order, one card later)". The shuffle is Random(seed).shuffle (chance.py).
+    start %= players
+    deck = list(range(DECK_SIZE))
+    random.Random(seed).shuffle(deck)
+    drawn_in_order = deck[::-1]  # the top of the pile is the end of the list
+    dealt = 5 * players
+    palaestron_dealt = drawn_in_order.index(PALAESTRON) < dealt
+    assume(reading == "redeal" or not palaestron_dealt)  # played, it changes the hands
+    config = GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,
+                        starting_seat=start, rules={"dealt_palaestron": reading})
+    state = State(config)
+    state.push(begin_game)
+    state.run()
+    cards = [c for c in drawn_in_order if c != PALAESTRON]
+    for seat in range(players):
+        nth = (seat - start) % players  # how many seats are dealt before it in a round
+        assert sorted(state.hands[seat]) == sorted(cards[nth:dealt:players])
+    rest = [c for c in reversed(state.draw_pile) if c != PALAESTRON]
+    assert rest == cards[dealt:]  # the rest, in order: no card has been drawn yet

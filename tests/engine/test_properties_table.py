@@ -5,7 +5,8 @@ showdown places every seat as Ruling 12 says ("The player with the strongest Des
 the book among the tied, then Rock-Paper-Scissors among those still tied; equal hands below
 share a place) with each hand valued by the naive evaluator; the loser starts the next game;
 and every trigger window asks its seats in its own seat order, each at most once, nested
-windows first (E8, E10, E27).
+windows first (E8, E10, E27), but for a seat that springs a trap where it has no later window
+(after the last turn, or with the Palaestron resolving): asked again until it passes (E36).
 
 Two sources of games: whole random games (random starting seat, random book dates), and
 final turns staged so that several seats hold equal hands, which random deals make a tie
@@ -19,10 +20,10 @@ import random
 from collections.abc import Sequence
 
 from engine_scenario import EVENT_DATE, build_state
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from arena.engine.cards import KIND_OF, NOTATION, Kind
+from arena.engine.cards import KIND_OF, NOTATION, PALAESTRON, Kind
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.desmos import Category, Value, evaluate_naive
 from arena.engine.game import new_game
@@ -178,6 +179,9 @@ class Windows:
         self.state = state
         self.read = 0
         self.open: list[tuple[str, list[int]]] = []
+        #: a seat that sprang a trap where no later window is left for its other one (E36),
+        #: and the window it did so in: asked again there once its trap has resolved
+        self.again: tuple[int, tuple[str, list[int]]] | None = None
 
     def seats_of(self, window: str, seat: int) -> list[int]:
         n = self.state.n
@@ -201,6 +205,12 @@ class Windows:
         """A trigger decision of ``seat`` in ``window``: the innermost open window that may
         still ask the seat is that window; every window inside it has ended."""
         self.catch_up()
+        again, self.again = self.again, None
+        if again is not None and again[0] == seat and again[1][0] == window \
+                and any(entry is again[1] for entry in self.open):
+            while self.open[-1] is not again[1]:  # the windows its trap opened have ended
+                self.open.pop()
+            return
         while self.open:
             kind, seats = self.open[-1]
             if kind == window and seat in seats:
@@ -209,9 +219,17 @@ class Windows:
             self.open.pop()
         raise AssertionError(f"seat {seat} asked in a {window} window out of order")
 
+    def sprang(self, seat: int) -> None:
+        """``seat`` sprang a trap in the window it was just asked in: after the last turn, or
+        with the Palaestron resolving, it is asked again there until it passes (E36)."""
+        state = self.state
+        if state.round > state.rounds or PALAESTRON in state.limbo:
+            self.again = (seat, self.open[-1])
+
 
 @SETTINGS
 @given(seed=seeds, players=tables, agent_seed=seeds)
+@example(seed=6347, players=3, agent_seed=6347)  # both traps sprung as a Palaestron is drawn
 def test_every_window_asks_its_seats_in_its_seat_order_once_each(seed: int, players: int,
                                                                  agent_seed: int) -> None:
     config = GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,
@@ -221,6 +239,9 @@ def test_every_window_asks_its_seats_in_its_seat_order_once_each(seed: int, play
     choose = random.Random(agent_seed)
     while state.decision is not None:
         decision = state.decision
+        index = choose.randrange(len(decision.options))
         if decision.kind == "trigger":
             windows.asked(decision.seat, decision.context["window"])
-        state.apply(choose.randrange(len(decision.options)))
+            if index > 0:  # option 0 is the pass
+                windows.sprang(decision.seat)
+        state.apply(index)

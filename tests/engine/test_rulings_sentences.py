@@ -13,10 +13,10 @@ from engine_scenario import act, asked, build_state, events_of, final_showdown, 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from arena.engine.cards import DECK_SIZE, NOTATION, PALAESTRON
+from arena.engine.cards import DECK_SIZE, NOTATION, PALAESTRON, parse_cards
 from arena.engine.config import GameConfig
 from arena.engine.state import State
-from arena.engine.turn import begin_game
+from arena.engine.turn import begin_game, start_turn
 
 GODS = [f"God-{rank}" for rank in range(1, 8)]
 
@@ -146,3 +146,25 @@ def test_e02_the_deal_goes_one_card_at_a_time_round_the_table_from_the_starting_
         assert sorted(state.hands[seat]) == sorted(cards[nth:dealt:players])
     rest = [c for c in reversed(state.draw_pile) if c != PALAESTRON]
     assert rest == cards[dealt:]  # the rest, in order: no card has been drawn yet
+
+
+# ---------------------------------------------------------------------------- house rules
+@pytest.mark.parametrize("reading, ascends", [("today", True), ("strict", False)])
+def test_strict_reclaim_five_gods_with_one_used_do_not_ascend(reading: str,
+                                                              ascends: bool) -> None:
+    # reclaim=strict: "five Gods including a God they used are not The Ascension". Seat 0
+    # used God-1 earlier (staged: only strict games keep track); its swap draws the fifth God
+    state = build_state(["God-1 God-2 God-3 God-4 Fate-1",
+                         "Agari-1 Agari-2 Agari-3 Agari-4 Fate-2"],
+                        pile_top="God-5 Fate-3", rules={"reclaim": reading}, start=False)
+    if reading == "strict":
+        state.used[0].update(parse_cards("God-1"))
+    state.push(start_turn)
+    state.run()
+    act(state, "turn", 0, action="hold")
+    act(state, "swap", 0, swap="Fate-1")
+    assert hand(state, 0) == ["God-1", "God-2", "God-3", "God-4", "God-5"]
+    assert state.is_over is ascends
+    assert bool(events_of(state, "ascension")) is ascends
+    if not ascends:  # the game goes on: seat 1's turn
+        assert asked(state) == (1, "turn")

@@ -168,3 +168,51 @@ def test_strict_reclaim_five_gods_with_one_used_do_not_ascend(reading: str,
     assert bool(events_of(state, "ascension")) is ascends
     if not ascends:  # the game goes on: seat 1's turn
         assert asked(state) == (1, "turn")
+
+
+def test_redeal_shuffles_the_palaestron_back_at_a_place_drawn_from_the_seed() -> None:
+    # dealt_palaestron=redeal: "the Palaestron goes back into the draw pile at a place drawn
+    # from the game's seed": the same seed, the same place; over seeds, places all over it
+    def place(seed: int) -> int | None:
+        config = GameConfig(players=("a", "b", "c", "d"), seed=seed,
+                            rules={"dealt_palaestron": "redeal"})
+        state = State(config)
+        state.push(begin_game)
+        state.run()
+        if not events_of(state, "palaestron_redealt"):
+            return None
+        return state.draw_pile[::-1].index(PALAESTRON)  # 0: the next card drawn
+    places = [p for p in map(place, range(60)) if p is not None]
+    assert len(places) >= 10 and places == [p for p in map(place, range(60)) if p is not None]
+    assert len(set(places)) > len(places) // 2 and max(places) > 10
+
+
+# ---------------------------------------------------------------------------- copies
+def _two_copies_one_shown(revealed_first: bool) -> tuple[State, int, int]:
+    """Seat 0 holds two Fate-3, one of them revealed (the first or the second in hand)."""
+    hands = ["Fate-3 Fate-3 Fate-1 Agari-3 Beast-2",
+             "Umbrae-1 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5"]
+    state = build_state(hands, pile_top="Arcoi-1 Arcoi-2 Arcoi-3", start=False)
+    first, second = [c for c in state.hands[0] if NOTATION[c] == "Fate-3"]
+    shown, hidden = (first, second) if revealed_first else (second, first)
+    state.revealed[0].add(shown)
+    state.push(start_turn)
+    state.run()
+    return state, shown, hidden
+
+
+@pytest.mark.parametrize("revealed_first", [True, False])
+@pytest.mark.parametrize("how", ["swap", "clotho"])
+def test_e20_a_card_discarded_face_up_is_the_revealed_copy(how: str,
+                                                           revealed_first: bool) -> None:
+    # E20: a card leaving the hand face up (swapped away, discarded) is the revealed copy,
+    # so the others learn nothing new: the copy still in hand stays hidden
+    state, shown, hidden = _two_copies_one_shown(revealed_first)
+    if how == "swap":
+        act(state, "turn", 0, action="hold")
+        act(state, "swap", 0, swap="Fate-3")
+    else:
+        act(state, "turn", 0, action="play", card="Fate-1")
+        act(state, "discard", 0, card="Fate-3")
+    assert hidden in state.hands[0] and shown in state.discard_graveyard
+    assert state.revealed[0] == set()

@@ -216,3 +216,22 @@ def test_e20_a_card_discarded_face_up_is_the_revealed_copy(how: str,
         act(state, "discard", 0, card="Fate-3")
     assert hidden in state.hands[0] and shown in state.discard_graveyard
     assert state.revealed[0] == set()
+
+
+# ---------------------------------------------------------------------------- the Ascension
+@pytest.mark.parametrize("forfeited", [False, True])
+def test_e18_a_forfeited_seat_drawing_its_fifth_god_does_not_ascend(forfeited: bool) -> None:
+    # "The Ascension — 5 Gods. Instant victory." E18: a forfeited seat is never a contender,
+    # so five Gods coming into its hand (its draw back after a Raid) end nothing
+    state = build_state(["Fate-1 God-1 God-2 God-3 God-4",
+                         "Agari-1 Umbrae-1 Umbrae-2 Umbrae-3 Beast-1"],
+                        active=1, pile_top="God-5 Fate-3", start=False)
+    if forfeited:
+        state.forfeit(0, "crashed")
+    state.push(start_turn)
+    state.run()
+    act(state, "turn", 1, action="play", card="Agari-1")
+    act(state, "discard", 0, card="Fate-1")
+    assert hand(state, 0) == ["God-1", "God-2", "God-3", "God-4", "God-5"]
+    assert state.is_over is not forfeited
+    assert bool(events_of(state, "ascension")) is not forfeited

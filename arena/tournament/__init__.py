@@ -13,13 +13,15 @@ The modules, each importing only those listed before it
   (points, Buchholz, standings), :mod:`~arena.tournament.schedule` (fixed schedules and
   seeds), :mod:`~arena.tournament.swiss_local` and :mod:`~arena.tournament.swiss` (Swiss
   pairing), :mod:`~arena.tournament.dealbook` (fixed deals),
-  :mod:`~arena.tournament.overrides` (the ``arena run`` options that set spec fields);
+  :mod:`~arena.tournament.overrides` (the ``arena run`` options that set spec fields),
+  :mod:`~arena.tournament.field_changes` (a Swiss field's withdrawals and late entrants);
 * :mod:`~arena.tournament.entries`, :mod:`~arena.tournament.league_spec`,
   :mod:`~arena.tournament.rating_spec`, :mod:`~arena.tournament.spec_problems` and
   :mod:`~arena.tournament.spec` (the spec, its bots, its league budget, its rating
   parameters and what is said of a spec that is wrong);
 * :mod:`~arena.tournament.editions` (a stored tournament whose entrants changed),
   :mod:`~arena.tournament.planning` (the tables a spec plays),
+  :mod:`~arena.tournament.swiss_edits` (a Swiss changed only in rounds not yet paired),
   :mod:`~arena.tournament.standings` (a stored Swiss tournament's standings),
   :mod:`~arena.tournament.league_store` (what a league stores),
   :mod:`~arena.tournament.hint_commands` (the commands a message gives to paste: resume,

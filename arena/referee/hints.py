@@ -9,11 +9,12 @@ import os
 import pkgutil
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 
 from arena.common.printable import printable
 from arena.errors import ProtocolError
+from arena.referee.log_lines import library_missing, writes_own_files
 from arena.registry.botspec import REGISTRY_FILE
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
@@ -71,9 +72,9 @@ OWN_FILE_ONLY_HINT = (f"{HINT}a single-file bot is copied alone into the sandbox
 #: What a single-file bot's error names that may lie beside its file, which the sandbox does
 #: not copy: a module it imports, a file it opens (relative, or in the bot's copy).
 _MISSING_MODULE = re.compile(r"^ModuleNotFoundError: No module named '([A-Za-z_]\w*)")
-_MISSING_FILE = re.compile(
-    rf"^FileNotFoundError: \[Errno 2\] No such file or directory: '"
-    rf"(?:{re.escape(BWRAP_BOT_DIR)}/|/[^']*/{re.escape(BOX_PREFIX)}[^/']*/bot/)?([^'/][^']*)'$")
+#: How Python's error for a missing file begins: the file's name follows, quoted, and ends
+#: the line (:func:`_missing_file`).
+_FILE_NOT_FOUND = "FileNotFoundError: [Errno 2] No such file or directory: '"
 #: A write into the bot's own files, which the sandbox copies read-only: the error bubblewrap
 #: gives for any path there, or a denied relative path (the copy is the working directory).
 _READ_ONLY = re.compile(
@@ -82,22 +83,7 @@ _READ_ONLY = re.compile(
 READ_ONLY_HINT = (f"{HINT}a bot's own files are read-only: write in its scratch directory, "
                   "$TMPDIR (tempfile.gettempdir()), at most tmp_mb (64 MiB by default), "
                   "emptied when its process ends (docs/BOTS.md)")
-#: A path into the bot's copy as a runtime's message names it: relative (the copy is the
-#: working directory), or under ``/bot`` (bubblewrap) or the box's ``bot`` (without it).
-_OWN_PATH = (rf"""(?:(?!/|EACCES\b)[^\s:'"()]+|{re.escape(BWRAP_BOT_DIR)}/[^\s:'"()]*"""
-             rf"""|/[^\s:'"()]*/{re.escape(BOX_PREFIX)}[^/\s:'"()]*/bot/[^\s:'"()]*)""")
-#: The same write as any runtime tells it: Node's EROFS, C's strerror, Rust's "os error 30",
-#: a Java exception's "(Read-only file system)"; and where Landlock alone guards the copy
-#: (no bubblewrap mount), its EACCES as the shell, C and Go ("PATH: Permission denied"), Node
-#: ("EACCES: permission denied, open 'PATH'"), Java ("PATH (Permission denied)") and Python
-#: tell it, of a path in the bot's copy: a read there is allowed, a program's exec is not
-#: a write.
-_READ_ONLY_ANY = re.compile(
-    r"\bEROFS\b|read-only file system"
-    rf"""|^(?!.*\bexec)(?:.*(?:^|[\s:]){_OWN_PATH}: permission denied"""
-    rf"""|.*\bEACCES: permission denied, \w+ '{_OWN_PATH}'"""
-    rf"""|.*(?:^|[\s:]){_OWN_PATH} \(permission denied\)"""
-    rf"""|.*permission denied: '{_OWN_PATH}')""", re.IGNORECASE)
+#: The same write as any runtime tells it in its log (:func:`writes_own_files`).
 READ_ONLY_ANY_HINT = (f"{HINT}a bot's own files are read-only: write in its scratch directory, "
                       "$TMPDIR (also HOME), at most tmp_mb (64 MiB by default), emptied when "
                       "its process ends (docs/BOTS.md)")
@@ -231,15 +217,14 @@ def explained(exc: ProtocolError, log: Callable[[], str]) -> str:
     return detail
 
 
-#: A compiled bot's shared library that the sandbox does not show, in the dynamic loader's
-#: words.
-_LIBRARY_MISSING = re.compile(r"error while loading shared libraries: .*No such file")
+#: A compiled bot's shared library that the sandbox does not show.
 LIBRARY_HINT = (f"{HINT}the sandbox shows a bot its own files and the system's libraries "
                 "(/usr, /lib), no other path of the host: link the library statically, or ship "
                 "it in the bot's directory and link with -Wl,-rpath,'$ORIGIN' (docs/BOTS.md)")
-#: The hints of a quoted log line, in the order they are tried.
-_LOG_HINTS = ((_READ_ONLY_ANY, READ_ONLY_ANY_HINT), (_RESERVE_FAILED, RESERVE_HINT),
-              (_THREAD_FAILED, THREAD_HINT), (_LIBRARY_MISSING, LIBRARY_HINT))
+#: The hints of a quoted log line, in the order they are tried: each test reads it once.
+_LOG_HINTS: tuple[tuple[Callable[[str], object], str], ...] = (
+    (writes_own_files, READ_ONLY_ANY_HINT), (_RESERVE_FAILED.search, RESERVE_HINT),
+    (_THREAD_FAILED.search, THREAD_HINT), (library_missing, LIBRARY_HINT))
 
 
 def log_quote(log: str) -> str:
@@ -268,7 +253,7 @@ def log_quote(log: str) -> str:
     if last.endswith(":") and at + 1 < len(lines):
         # Its message follows on the next line (Rust's "panicked at src/main.rs:9:5:").
         last += " " + lines[at + 1]
-    hint = next((f"; {hint}" for pattern, hint in _LOG_HINTS if pattern.search(last)), "")
+    hint = next((f"; {hint}" for says, hint in _LOG_HINTS if says(last)), "")
     if len(last) > QUOTE_CHARS:
         last = last[:QUOTE_CHARS] + "..."
     return f"; {label}: {last}{hint}"
@@ -425,15 +410,37 @@ def author_paths(text: str, home: str | Path | None = None) -> str:
 def _last_box(text: str, start: int, end: int, *, rest: int = 0) -> tuple[int, int] | None:
     """Where the last ``/arena-box-.../bot/`` of ``text[start:end]``, a run of a path's
     characters, begins and ends, followed by ``rest`` characters or more; ``None`` without
-    one. Each candidate reads only its own box's name, so the run is read once."""
+    one."""
+    return next((box for box in _boxes(text, start, end) if box[1] + rest <= end), None)
+
+
+def _boxes(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Where each ``/arena-box-.../bot/`` of ``text[start:end]`` begins and ends, the last
+    first. Each candidate reads only its own box's name, so the text is read once."""
     box = text.rfind(_BOX_DIR, start, end)
     while box >= 0:
         slash = text.find("/", box + len(_BOX_DIR), end)
-        copy_end = slash + len(_COPY_DIR)
-        if slash >= 0 and text.startswith(_COPY_DIR, slash, end) and copy_end + rest <= end:
-            return box, copy_end
+        if slash >= 0 and text.startswith(_COPY_DIR, slash, end):
+            yield box, slash + len(_COPY_DIR)
         box = text.rfind(_BOX_DIR, start, box)
-    return None
+
+
+def _missing_file(error: str) -> str | None:
+    """The file a ``FileNotFoundError`` (a traceback's last line) names: relative, or in the
+    bot's copy (``/bot/`` or the last box's ``bot/`` it goes through, relative to it), and
+    not beginning with a slash there; ``None`` for another error or file. A scan: a pattern
+    looking for a box from every slash of the name read the rest of it again."""
+    start = len(_FILE_NOT_FOUND)
+    end = error.find("'", start)
+    if not error.startswith(_FILE_NOT_FOUND) or end < 0 or error[end + 1:] not in ("", "\n"):
+        return None
+    copied = start + len(_COPY_DIR)
+    if error.startswith(_COPY_DIR, start) and copied < end and error[copied] != "/":
+        return error[copied:end]
+    if error.startswith("/", start):
+        return next((error[copy_end:end] for _, copy_end in _boxes(error, start + 1, end)
+                     if copy_end < end and error[copy_end] != "/"), None)
+    return error[start:end] if end > start else None
 
 
 def log_note(log: str, bot_path: str | Path | None = None, *,
@@ -487,8 +494,8 @@ def _own_file_only(error: str) -> str | None:
     """:data:`OWN_FILE_ONLY_HINT` for a single-file bot whose ``error`` is a file it opened
     by a relative name (or in its copy), which is not its own file: whatever lies beside it
     on the host is not looked at. None otherwise."""
-    opened = _MISSING_FILE.match(error)
-    if opened is None or "\0" in opened[1] or ".." in PurePosixPath(opened[1]).parts:
+    opened = _missing_file(error)
+    if opened is None or "\0" in opened or ".." in PurePosixPath(opened).parts:
         return None
     return OWN_FILE_ONLY_HINT
 
@@ -565,14 +572,14 @@ def beside_hint(error: str, bot_path: str | Path) -> str | None:
     path = Path(bot_path)
     if not path.is_file() or _in_a_bots_directory(path):
         return None
-    module, opened = _MISSING_MODULE.match(error), _MISSING_FILE.match(error)
+    module, opened = _MISSING_MODULE.match(error), _missing_file(error)
     if module is not None:
         name = module[1]
         if not ((path.parent / f"{name}.py").is_file() or (path.parent / name).is_dir()):
             return None
         what = f"{name}.py" if (path.parent / f"{name}.py").is_file() else f"{name}/"
     elif opened is not None:
-        what = opened[1]
+        what = opened
         parts = PurePosixPath(what).parts
         if "\0" in what or ".." in parts or not os.path.lexists(path.parent / what):
             return None

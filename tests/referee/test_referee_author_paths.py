@@ -22,6 +22,12 @@ except ImportError:  # Python 3.10 names the regex parser's modules at the top l
 from arena.referee import hints
 from arena.referee.hints import author_paths, stuck_note, traceback_note
 
+#: The parser's repeats and atomic group, those Python 3.10 has (no possessive repeat, no
+#: atomic group).
+_REPEATS = tuple(getattr(sre, name) for name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+                 if hasattr(sre, name))
+_ATOMIC = tuple(getattr(sre, name) for name in ("ATOMIC_GROUP",) if hasattr(sre, name))
+
 #: The rewrite as one regex did it: the reference for what the scan says.
 _ONE_REGEX = re.compile(r"(?<![\w./-])(?:/bot|/[^\s\"']*/arena-box-[^/\s\"']*/bot)/")
 #: Pieces a bot's text is made of, for the rewrite's corners: paths in and out of the copy,
@@ -62,8 +68,8 @@ def test_a_huge_text_of_path_starts_is_rewritten_right() -> None:
 
 def _patterns_used(function: types.FunctionType, *,
                    calls: bool = True) -> list[re.Pattern[str]]:
-    """The compiled patterns of :mod:`hints` that ``function`` reads, named in its code or in
-    code nested in it, and (``calls``) those of the functions of :mod:`hints` it calls."""
+    """The compiled patterns of its module that ``function`` reads, named in its code or in
+    code nested in it, and (``calls``) those of the functions of its module it calls."""
     found: list[re.Pattern[str]] = []
     seen: set[str] = set()
     codes = [function.__code__]
@@ -73,11 +79,11 @@ def _patterns_used(function: types.FunctionType, *,
         assert "re" not in code.co_names, f"{code.co_name} compiles a pattern as it runs"
         for name in set(code.co_names) - seen:
             seen.add(name)
-            value = getattr(hints, name, None)
+            value = function.__globals__.get(name)
             if isinstance(value, re.Pattern):
                 found.append(value)
             elif (calls and isinstance(value, types.FunctionType)
-                  and value.__module__ == hints.__name__):
+                  and value.__module__ == function.__module__):
                 codes.append(value.__code__)
     return found
 
@@ -86,12 +92,12 @@ def _repeats_only_last(items: list[tuple[object, object]]) -> bool:
     """Whether a parsed pattern repeats only its last item, one character at a time, and
     holds no group or alternative that could."""
     for index, (op, value) in enumerate(items):
-        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+        if op in _REPEATS:
             body = list(value[2])  # type: ignore[index]
             if index != len(items) - 1 or len(body) != 1 or body[0][0] not in (
                     sre.IN, sre.ANY, sre.LITERAL, sre.NOT_LITERAL):
                 return False
-        elif op in (sre.SUBPATTERN, sre.BRANCH, sre.ATOMIC_GROUP):
+        elif op in (sre.SUBPATTERN, sre.BRANCH, *_ATOMIC):
             return False
         elif op in (sre.ASSERT, sre.ASSERT_NOT) and not _fixed(value[1]):  # type: ignore[index]
             return False
@@ -158,7 +164,7 @@ def _never_gives_back(items: list[tuple[Any, Any]]) -> bool:
                        all(item[0] is sre.LITERAL for item in _flat(list(branch)))
                        for branch in value[1]):
                 return False
-        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+        elif op in _REPEATS:
             low, high, body = value
             if (low, high) == (0, 1):  # an optional part: its own items must hold
                 if not _never_gives_back(list(body)):

@@ -6,7 +6,7 @@ phone's screen as on a desktop's."""
 from __future__ import annotations
 
 import threading
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,25 +32,71 @@ def _field_lines(browser: Any) -> list[dict[str, Any]]:
         " && e.getBoundingClientRect().right <= document.documentElement.clientWidth}))"))
 
 
-def test_the_withdrawn_and_late_bots_are_named_on_every_page_of_their_results(
-        browser: Any, tmp_path: Path) -> None:
-    db = site_db.build(tmp_path / "arena.db",
+@pytest.fixture(scope="module")
+def changed_cup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``arena serve`` of a Swiss that withdrew gamma and entered delta late: its address."""
+    db = site_db.build(tmp_path_factory.mktemp("changed") / "arena.db",
                        spec_fields={"withdrawn": {"gamma": 3}, "joined": {"delta": 2}})
     server = make_server(db, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
+        yield f"http://127.0.0.1:{server.server_port}/t/cup/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_withdrawn_and_late_bots_are_named_on_every_page_of_their_results(
+        browser: Any, changed_cup: str) -> None:
+    try:
         for width in (1280, 390):
             browser.set_window_size(width, 800)
             for page in PAGES:
-                browser.get(f"http://127.0.0.1:{server.server_port}/t/cup/{page}")
+                browser.get(f"{changed_cup}{page}")
                 lines = _field_lines(browser)
                 assert [line["text"] for line in lines] == SAID, (width, page)
                 assert [line["names"] for line in lines] == [["gamma"], ["delta"]]
                 assert all(line["inside"] for line in lines), (width, page)
     finally:
         browser.set_window_size(1280, 800)
-        server.shutdown()
-        server.server_close()
+
+
+def _note_column(browser: Any) -> dict[str, Any]:
+    """The leaderboard's note column (its heading, then its cells) as a reader sees it:
+    the text and the edges of each, the edges of the board's box within the window, how
+    far the box scrolls and how wide the page is."""
+    return dict(browser.execute_script(
+        "const t = document.querySelector('#leaderboard'), box = t.parentElement;"
+        "const seen = box.getBoundingClientRect();"
+        "return {cells: [...t.rows].map(r => r.lastElementChild).map(c => ({text: c.innerText,"
+        " left: c.getBoundingClientRect().left, right: c.getBoundingClientRect().right})),"
+        " left: seen.left, right: Math.min(seen.right, document.documentElement.clientWidth),"
+        " scrolls: box.scrollWidth - box.clientWidth,"
+        " page: document.documentElement.scrollWidth - document.documentElement.clientWidth}"))
+
+
+def test_the_leaderboards_note_is_read_whole_on_a_laptop_and_scrolled_to_on_a_phone(
+        browser: Any, changed_cup: str) -> None:
+    """At 1280 px the board, a note column last, fits its box: the note was cut there. At
+    390 px the board scrolls within its box, not the page, to the note."""
+    notes = ["note", "", "joined in round 2", "", "withdrawn from round 3"]
+    try:
+        browser.get(f"{changed_cup}index.html")
+        laptop = _note_column(browser)
+        assert [" ".join(cell["text"].split()) for cell in laptop["cells"]] == notes
+        assert laptop["scrolls"] <= 1 and laptop["page"] <= 0
+        assert all(cell["right"] <= laptop["right"] + 1 for cell in laptop["cells"]), laptop
+        browser.set_window_size(390, 800)
+        browser.get(f"{changed_cup}index.html")
+        phone = _note_column(browser)
+        assert phone["page"] <= 0 and phone["scrolls"] > 0
+        browser.execute_script("const box = document.querySelector('#leaderboard')"
+                               ".parentElement; box.scrollLeft = box.scrollWidth")
+        scrolled = _note_column(browser)
+        assert all(scrolled["left"] - 1 <= cell["left"] and cell["right"] <= scrolled["right"] + 1
+                   for cell in scrolled["cells"]), scrolled
+    finally:
+        browser.set_window_size(1280, 800)
 
 
 def test_a_swiss_whose_field_never_changed_says_nothing_of_it(browser: Any,

@@ -40,6 +40,8 @@ page asked by another spelling.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "ArenaError",
     "BotEnvironmentError",
@@ -130,11 +132,14 @@ class SpecError(ArenaError):
 
     ``stored_as``: the spec's ``name`` and ``results`` as its file gives them, when bots it
     enters cannot be found (a bot removed since), so that the command may point to the
-    results a tournament of that name holds."""
+    results a tournament of that name holds; ``missing``: the indexes in ``bots`` of those
+    bots, each with its entry as the file writes it (a reference, or a mapping)."""
 
-    def __init__(self, message: str, *, stored_as: tuple[str, str] | None = None) -> None:
+    def __init__(self, message: str, *, stored_as: tuple[str, str] | None = None,
+                 missing: dict[int, Any] | None = None) -> None:
         super().__init__(message)
         self.stored_as = stored_as
+        self.missing = dict(missing or {})
 
 
 class StoreError(ArenaError):

@@ -154,17 +154,17 @@ def run(
     """Run or resume a tournament (help text: ``_RUN_HELP``)."""
     from arena.cli.run_report import TerminalReport
     from arena.cli.signals import stop_on_sigterm
+    from arena.tournament.gone_entrants import load_run_spec
     from arena.tournament.runner import run_tournament
-    from arena.tournament.spec import load_spec
 
     backend = _backend_of(backend, address)
     _one_way_on(fresh=fresh, carry_on=carry_on, new_edition=new_edition)
     as_json = _check_json(check, check_format)
     try:
-        spec = load_spec(spec_file, {
+        spec = load_run_spec(spec_file, {
             "games_per_match": games, "rounds": rounds, "limits.decision_ms": decision_ms,
             "limits.time_bank_ms": time_bank_ms,
-            "deals": str(deals.resolve()) if deals else None})
+            "deals": str(deals.resolve()) if deals else None}, db, anew=fresh or new_edition)
     except SpecError as exc:
         raise _with_stored_results(exc, db) from None
     _say_overrides(spec)
@@ -206,12 +206,14 @@ def _say_if_nothing_played(spec: TournamentSpec, spec_file: Path, summary: RunSu
 def _with_stored_results(error: SpecError, db: Path | None) -> SpecError:
     """A spec refused for bots removed since, with where its stored tournament is shown (a
     finished one's results stay: ``arena leaderboard``)."""
+    from arena.tournament.gone_entrants import missing_bots_hint
     from arena.tournament.status import stored_results_hint
 
     if error.stored_as is None:
         return error
     name, results = error.stored_as
-    hint = stored_results_hint(name, db if db is not None else Path(results))
+    hint = missing_bots_hint(error, db) or stored_results_hint(
+        name, db if db is not None else Path(results))
     return error if hint is None else SpecError(f"{error}\n{hint}")
 
 
@@ -314,7 +316,12 @@ def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
     plan (exit 1 when the run would be refused, as
     :func:`~arena.tournament.preflight.check_lines` judges)."""
     from arena.tournament.editions import held_versions, refuse_if_running
-    from arena.tournament.preflight import check_lines, league_left_out, trial_starts
+    from arena.tournament.preflight import (
+        check_lines,
+        gone_left_out,
+        league_left_out,
+        trial_starts,
+    )
     from arena.tournament.run_state import kept_copy_line, updated_line
     from arena.tournament.runner import resume_hint
     from arena.tournament.store import peek
@@ -323,8 +330,9 @@ def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
     refuse_if_running(results, spec, new_edition)  # as arena run refuses it, at once
     # as a run resumes it: an entrant updated since plays on from its kept copy, said so
     spec, held = peek(results, lambda store: held_versions(store, spec)) or (spec, [])
-    # a stored league starts its active versions only, as its run does
-    left_out = league_left_out(spec, results)
+    # a stored league starts its active versions only, as its run does; no bot whose
+    # files are gone is started
+    left_out = {**league_left_out(spec, results), **gone_left_out(spec)}
     started = [bot for bot in spec.entrants if bot.key not in left_out]
     trials = (trial_starts(started, spec.limits, parallel=spec.effective_workers(workers))
               if trial else None)

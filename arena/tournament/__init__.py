@@ -25,7 +25,9 @@ The modules, each importing only those listed before it
   :mod:`~arena.tournament.standings` (a stored Swiss tournament's standings),
   :mod:`~arena.tournament.league_store` (what a league stores),
   :mod:`~arena.tournament.hint_commands` (the commands a message gives to paste: resume,
-  results), :mod:`~arena.tournament.status_json` (``arena status``'s facts, as its json) and
+  results), :mod:`~arena.tournament.gone_entrants` (a withdrawn bot whose files are gone,
+  taken from the stored Swiss), :mod:`~arena.tournament.status_json` (``arena status``'s
+  facts, as its json) and
   :mod:`~arena.tournament.status` (``arena status``, its text),
   :mod:`~arena.tournament.opening` (the stored tournament a run plays),
   :mod:`~arena.tournament.preflight` (the trial start of every entry),

@@ -46,8 +46,8 @@ from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, TournamentRow, peek
 from arena.tournament.swiss_edits import SwissEdit
 
-__all__ = ["TrialStart", "check_data", "check_lines", "league_left_out", "run_trial",
-           "trial_entrants", "trial_starts"]
+__all__ = ["TrialStart", "check_data", "check_lines", "gone_left_out", "league_left_out",
+           "run_trial", "trial_entrants", "trial_starts"]
 
 
 @dataclass(frozen=True)
@@ -130,15 +130,24 @@ def run_trial(spec: TournamentSpec, entrants: Sequence[BotSpec], parallel: int, 
 def trial_entrants(spec: TournamentSpec, db_path: Path, resuming: bool) -> list[BotSpec]:
     """The entries a run starts once before its games: every one, but for a league resumed
     only its active versions (its loop vets new ones itself, and a version it refused or
-    retired will not play); none when fewer than two are active."""
+    retired will not play), and never a withdrawn bot whose files are gone; none when fewer
+    than two are active."""
     if spec.format != "league" or not resuming:
-        return list(spec.entrants)
+        return [bot for bot in spec.entrants if bot.key not in spec.gone]
     with Store(db_path, create=False, read_only=True) as store:
         row = store.tournament(spec.name)
         entries = league_entries(store, row.id) if row is not None else []
     active = {e.key for e in entries if e.state == "active"}
     entrants = [bot for bot in spec.entrants if bot.key in active]
     return entrants if len(entrants) >= 2 else []
+
+
+def gone_left_out(spec: TournamentSpec) -> dict[str, tuple[str, str]]:
+    """The withdrawn entrants whose files are gone (taken from the stored tournament), by
+    key, as :func:`league_left_out` gives its own: never started again."""
+    return {bot.key: ("--  ", f"not started: withdrawn from round {spec.withdrawn[bot.name]}"
+                      ", its files gone (its games stay stored)")
+            for bot in spec.entrants if bot.key in spec.gone}
 
 
 def league_left_out(spec: TournamentSpec, db: Path) -> dict[str, tuple[str, str]]:

@@ -121,6 +121,7 @@ class TournamentSpec(BaseModel):
     _source: Path | None = PrivateAttr(default=None)
     _deal_seeds: tuple[int, ...] = PrivateAttr(default=())
     _overrides: dict[str, Any] = PrivateAttr(default_factory=dict)
+    _gone: frozenset[str] = PrivateAttr(default=frozenset())
 
     @field_validator("bots", "challengers", mode="before")
     @classmethod
@@ -298,6 +299,12 @@ class TournamentSpec(BaseModel):
                 "'seed' out (a secret one is drawn and never shown).")
 
     @property
+    def gone(self) -> frozenset[str]:
+        """The keys of withdrawn entrants whose files are gone, taken from the stored
+        tournament (:mod:`arena.tournament.gone_entrants`): never started again."""
+        return self._gone
+
+    @property
     def source(self) -> Path | None:
         """The YAML file the spec was loaded from (for the resume hint)."""
         return self._source
@@ -397,20 +404,32 @@ def _limit_message(text: str) -> str:
 _FIELDS = tuple(TournamentSpec.model_fields)
 
 
-def _resolved_entries(spec: TournamentSpec, base: Path | None
-                      ) -> tuple[dict[str, BotSpec], list[str]]:
-    """Every bot of the spec resolved, by its field (``bots[2]``), and the problems of those
-    that cannot be."""
+def _resolved_entries(spec: TournamentSpec, base: Path | None,
+                      stand_ins: Mapping[int, BotSpec]
+                      ) -> tuple[dict[str, BotSpec], dict[int, Any], list[str]]:
+    """Every bot of the spec resolved, by its field (``bots[2]``), the entries of ``bots``
+    that cannot be (by index, as written), and their problems. A bot withdrawn whose files
+    are gone is its stand-in from the stored tournament (``stand_ins``, by index)."""
     problems: list[str] = []
     resolved: dict[str, BotSpec] = {}
+    missing: dict[int, Any] = {}
+    gone: set[str] = set()
     bots_refs = expand_patterns(spec.bots) if spec.format == "league" else spec.bots
     for field, refs in (("challengers", spec.challengers), ("bots", bots_refs)):
         for i, ref in enumerate(refs):
             try:
                 resolved[f"{field}[{i}]"] = resolve_entry(ref, base)
             except BotError as exc:
+                stand_in = stand_ins.get(i) if field == "bots" else None
+                if stand_in is not None and stand_in.name in spec.withdrawn:
+                    resolved[f"{field}[{i}]"] = stand_in
+                    gone.add(stand_in.key)
+                    continue
+                if field == "bots":
+                    missing[i] = ref if isinstance(ref, str) else ref.model_dump(mode="json")
                 problems.append(f"{field}[{i}]: {exc}")
-    return resolved, problems
+    spec._gone = frozenset(gone)
+    return resolved, missing, problems
 
 
 def _check_entrants(spec: TournamentSpec, resolved: dict[str, BotSpec]) -> list[str]:
@@ -462,10 +481,12 @@ def _check_entrants(spec: TournamentSpec, resolved: dict[str, BotSpec]) -> list[
 
 
 def spec_from_mapping(data: Any, *, source: Path | None = None,
-                      overrides: Mapping[str, Any] | None = None) -> TournamentSpec:
+                      overrides: Mapping[str, Any] | None = None,
+                      stand_ins: Mapping[int, BotSpec] | None = None) -> TournamentSpec:
     """Validate parsed YAML; every problem is one line of the :class:`SpecError`.
     ``overrides`` (field -> value, ``limits.NAME`` for a limit) replace the file's values
-    and are recorded with the spec (:attr:`TournamentSpec.overrides`)."""
+    and are recorded with the spec (:attr:`TournamentSpec.overrides`); ``stand_ins``
+    (``bots`` index -> the stored bot) stand for withdrawn bots whose files are gone."""
     where = str(source) if source is not None else "the tournament spec"
     if not isinstance(data, dict):
         got = "an empty file" if data is None else f"a {type(data).__name__}"
@@ -474,6 +495,7 @@ def spec_from_mapping(data: Any, *, source: Path | None = None,
     data = overridden(data, overrides or {})
     problems: list[str] = []
     missing: list[str] = []
+    unresolved: dict[int, Any] = {}
     spec: TournamentSpec | None = None
     try:
         spec = TournamentSpec.model_validate(data)
@@ -483,8 +505,8 @@ def spec_from_mapping(data: Any, *, source: Path | None = None,
         missing = unknown_bots(data, source.parent if source is not None else None)
         problems.extend(missing)
     if spec is not None:
-        resolved, missing = _resolved_entries(spec, source.parent if source is not None
-                                              else None)
+        resolved, unresolved, missing = _resolved_entries(
+            spec, source.parent if source is not None else None, stand_ins or {})
         problems.extend(missing or _check_entrants(spec, resolved))
         spec._source = source
         spec._overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
@@ -492,7 +514,7 @@ def spec_from_mapping(data: Any, *, source: Path | None = None,
     if problems:
         lines = "\n".join(f"  {p}" for p in problems)
         raise SpecError(f"{where} is not a valid tournament spec:\n{lines}",
-                        stored_as=_stored_as(data) if missing else None)
+                        stored_as=_stored_as(data) if missing else None, missing=unresolved)
     assert spec is not None
     return spec
 
@@ -524,9 +546,11 @@ def _read_deals(spec: TournamentSpec, base: Path | None) -> list[str]:
 _MAX_SPEC_BYTES: Final = 4 * 2**20
 
 
-def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> TournamentSpec:
+def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None,
+              stand_ins: Mapping[int, BotSpec] | None = None) -> TournamentSpec:
     """Read, parse and validate a tournament spec file (see :func:`spec_from_mapping`), with
-    the command line's ``overrides`` of its fields."""
+    the command line's ``overrides`` of its fields and the ``stand_ins`` of withdrawn bots
+    whose files are gone."""
     file = Path(path)
     if not file.exists():
         raise SpecError(f"no tournament spec at {file}")
@@ -551,4 +575,4 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> T
     except RecursionError:  # brackets opened thousands deep: deeper than PyYAML's recursion
         raise SpecError(f"{file}: invalid YAML: its lists or mappings are nested too deeply "
                         "to read") from None
-    return spec_from_mapping(data, source=file, overrides=overrides)
+    return spec_from_mapping(data, source=file, overrides=overrides, stand_ins=stand_ins)

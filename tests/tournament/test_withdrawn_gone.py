@@ -130,3 +130,17 @@ def test_a_gone_bot_with_a_table_left_before_its_withdrawal_is_refused(tmp_path:
     assert result.stderr == (
         f"Error: last's files are gone ({cheat}), and its tables of round 2, paired before its "
         "withdrawal from round 3, are not finished: put its files back to finish them\n")
+
+
+def test_a_bot_unregistered_by_arena_bots_remove_goes_as_a_deleted_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARENA_HOME", str(tmp_path / "home"))
+    submitted = runner.invoke(app, ["submit", str(_cheat(tmp_path)), "--name", "mine"])
+    assert submitted.exit_code == 0, submitted.output
+    bots = [*FIELD[:4], "mine"]
+    _played(_spec(tmp_path, bots=bots))
+    removed = runner.invoke(app, ["bots", "remove", "mine"])
+    assert removed.exit_code == 0, removed.output
+    result = _run(_spec(tmp_path, bots=bots, rounds=3, withdrawn={"mine": 3}))
+    assert result.exit_code == 0, result.output
+    assert "class: 6/6 games recorded (2 this run" in result.output

@@ -133,13 +133,15 @@ class SpecError(ArenaError):
     ``stored_as``: the spec's ``name`` and ``results`` as its file gives them, when bots it
     enters cannot be found (a bot removed since), so that the command may point to the
     results a tournament of that name holds; ``missing``: the indexes in ``bots`` of those
-    bots, each with its entry as the file writes it (a reference, or a mapping)."""
+    bots, each with its entry as the file writes it (a reference, or a mapping); ``rounds``:
+    the rounds the spec asks for, when it gives a whole number."""
 
     def __init__(self, message: str, *, stored_as: tuple[str, str] | None = None,
-                 missing: dict[int, Any] | None = None) -> None:
+                 missing: dict[int, Any] | None = None, rounds: int | None = None) -> None:
         super().__init__(message)
         self.stored_as = stored_as
         self.missing = dict(missing or {})
+        self.rounds = rounds
 
 
 class StoreError(ArenaError):

@@ -49,11 +49,12 @@ class StoredField:
                 if index < min(len(self.written), len(self.bots))
                 and self.written[index] == entry}
 
-    def next_round_without(self, bot_id: int) -> int | None:
+    def next_round_without(self, bot_id: int, rounds: int | None) -> int | None:
         """The round a bot could be withdrawn from, its files gone: the one after the rounds
-        paired, when its tables of those are finished and the Swiss has that round."""
+        paired, when its tables of those are finished and the Swiss has that round (of
+        ``rounds``, the spec's, else the stored ones)."""
         round_no = self.paired + 1
-        if self.unfinished.get(bot_id) or not 2 <= round_no <= self.row.rounds:
+        if self.unfinished.get(bot_id) or not 2 <= round_no <= (rounds or self.row.rounds):
             return None
         return round_no
 
@@ -141,13 +142,15 @@ def gone_refusal(spec: TournamentSpec, field: StoredField) -> str | None:
 
 def missing_bots_hint(error: SpecError, db: Path | None) -> str | None:
     """For a spec refused because bots it enters are gone: how to withdraw them from the
-    stored Swiss under way, when it can go on without them (one line), else None."""
+    stored Swiss that goes on (under way, or given rounds added), when it can go on without
+    them (one line), else None."""
     field = _field_of(error, db)
-    if field is None or field.row.state == "finished" or error.stored_as is None:
+    if field is None or error.stored_as is None:
         return None
     found = field.stand_ins(error.missing)
     ids = {bot.key: bot_id for bot_id, bot in field.bots}
-    rounds = {bot.name: field.next_round_without(ids[bot.key]) for bot in found.values()}
+    rounds = {bot.name: field.next_round_without(ids[bot.key], error.rounds)
+              for bot in found.values()}
     if not rounds or None in rounds.values():
         return None
     row, where = field.row, db if db is not None else Path(error.stored_as[1])

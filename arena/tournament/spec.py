@@ -514,7 +514,8 @@ def spec_from_mapping(data: Any, *, source: Path | None = None,
     if problems:
         lines = "\n".join(f"  {p}" for p in problems)
         raise SpecError(f"{where} is not a valid tournament spec:\n{lines}",
-                        stored_as=_stored_as(data) if missing else None, missing=unresolved)
+                        stored_as=_stored_as(data) if missing else None, missing=unresolved,
+                        rounds=data.get("rounds") if type(data.get("rounds")) is int else None)
     assert spec is not None
     return spec
 

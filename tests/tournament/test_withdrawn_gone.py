@@ -86,6 +86,16 @@ def test_a_withdrawn_bot_whose_files_are_gone_is_taken_from_the_store(tmp_path: 
     assert "last" in (tmp_path / "site" / "index.html").read_text()
     again = _run(spec)  # resumed once more: nothing to play, nothing refused
     assert again.exit_code == 0, again.output
+    exported = runner.invoke(app, ["export", "class", "--db", str(db), "-o",
+                                   str(tmp_path / "class.jsonl")])
+    assert exported.exit_code == 0, exported.output
+    game_id, seats = next((g[0], g[1]) for g in signature(db, "class")["games"]
+                          if "last@abd2709cee4c" in g[1])
+    shown = runner.invoke(app, ["game", game_id, "--db", str(db)])
+    assert shown.exit_code == 0, shown.output
+    rerun = runner.invoke(app, ["game", game_id, "--db", str(db), "--seat",
+                                str(seats.index("last@abd2709cee4c")), "--rerun", str(cheat)])
+    assert (rerun.exit_code, rerun.stderr) == (1, f"Error: bot module {cheat} not found\n")
 
 
 def test_a_gone_bot_not_withdrawn_is_told_how_to_withdraw_it(tmp_path: Path) -> None:
@@ -115,6 +125,15 @@ def test_a_gone_bot_that_would_still_play_is_refused_in_one_line(tmp_path: Path)
     assert result.stderr == (
         f"Error: last's files are gone ({cheat}), and it is withdrawn from round 4, so round 3 "
         "would pair it: withdraw it from round 3 ('withdrawn: {last: 3}')\n")
+    db = tmp_path / "arena.db"
+    added = _run(_spec(tmp_path, rounds=3))  # rounds added to the finished Swiss
+    assert added.stderr.endswith(
+        f"tournament 'class' of {db} (4 games, finished) goes on without last once the spec "
+        f"withdraws it ('withdrawn: {{last: 3}}'): its games stay; arena status class --db {db} "
+        "shows it\n")
+    same = _run(_spec(tmp_path))  # nothing to go on with: its results are shown
+    assert same.stderr.endswith(f"tournament 'class' of {db} is finished, its games kept: "
+                                f"arena leaderboard class --db {db} shows its results\n")
     anew = _run(_spec(tmp_path, rounds=3, withdrawn={"last": 3}), "--fresh", "--yes")
     assert anew.exit_code == 1
     assert "  bots[4]: no bot at cheat.py\n" in anew.stderr  # a new start would play it

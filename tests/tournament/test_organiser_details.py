@@ -4,13 +4,14 @@ each found by breaking the code that implements it and seeing every other test p
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 from pathlib import Path
 
 import pytest
 from tournament_fixtures import write_spec
 
 from arena.errors import SpecError
-from arena.tournament.schedule import match_seed, round_robin
+from arena.tournament.schedule import gauntlet, match_seed, round_robin
 from arena.tournament.scoring import PlayedTable, RatedGame, conservative_ratings, game_points
 from arena.tournament.spec import load_spec
 from arena.tournament.standings import standings_of
@@ -41,6 +42,18 @@ def test_a_round_robin_played_twice_deals_new_cards_in_its_second_cycle() -> Non
     assert {t.deal for t in tables if t.round == 1} == {t.deal for t in tables if t.round == 2}
     seeds = [match_seed(11, t.round, t.deal) for t in tables]
     assert len(set(seeds)) == len(seeds)
+
+
+def test_a_gauntlet_meets_every_subset_up_to_max_tables_and_the_balanced_schedule_past() -> None:
+    """6 opponents at tables of 4: 20 triples, each at a table of its own. Past
+    ``max_tables`` (10): the balanced schedule of 6 at tables of 3, one block developed
+    modulo 6: 6 tables, each opponent at 3."""
+    every = gauntlet([0], list(range(1, 7)), 4)
+    assert sorted(tuple(sorted(t.seats)) for t in every) == \
+        [(0, *triple) for triple in combinations(range(1, 7), 3)]
+    balanced = gauntlet([0], list(range(1, 7)), 4, max_tables=10)
+    assert len(balanced) == 6 and all(0 in t.seats for t in balanced)
+    assert Counter(e for t in balanced for e in t.seats if e) == dict.fromkeys(range(1, 7), 3)
 
 
 def test_the_standings_rate_their_tie_break_with_the_spec_s_settings() -> None:

@@ -157,3 +157,17 @@ def test_a_decision_is_credited_only_what_was_taken_during_it() -> None:
     wait = Deadline(asked, at=0.0, budget=1.0)
     assert wait.move_on(turn)
     assert wait.credited == pytest.approx(0.005)
+
+
+def test_a_bot_asked_twice_in_a_row_is_credited_only_its_second_decisions_share() -> None:
+    """Through the client, as a match asks: the partner, stopped, ran on 300 ms while the
+    bot idled after its first answer, then 5 ms during its second decision, which the bot
+    answers past its limit: 5 ms are added to its time, not the 300 it never wanted."""
+    other, asked = FakeConnection(), FakeConnection(respond=lambda m: 1)
+    partner, bot = table(CpuTurn(shares_cpu=True), other, asked)
+    act(partner)
+    assert act(bot).failure is None
+    other.cpu_readings, asked.late = [0.300, 0.305], 1
+    result = act(bot)
+    assert (result.choice, result.failure) == (1, None)
+    assert "arena: act 1: 5.0 ms added to its time" in bot.log_since_last()

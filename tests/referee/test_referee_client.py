@@ -302,6 +302,26 @@ def test_late_answer_to_a_timed_out_act_is_dropped_not_punished_twice() -> None:
     assert client.strikes == 1
 
 
+def test_a_late_answer_is_dropped_once_and_struck_when_sent_again() -> None:
+    """A late answer is forgiven once (PROTOCOL.md): the same late line sent a second time
+    is a stale id, struck, so a bot that repeats an old answer cannot stall its strikes."""
+    late: list[int] = []
+
+    def respond(message: dict[str, Any]) -> Any:
+        if not late:
+            late.append(message["id"])
+            return None  # times out
+        old = b'{"type":"action","id":%d,"choice":0}\n' % late[0]
+        return old + old + b'{"type":"action","id":%d,"choice":2}' % message["id"]
+
+    client = started(FakeConnection(respond=respond))
+    assert act(client).failure is not None
+    second = act(client)
+    assert second.failure is not None and second.failure.type == "protocol_error"
+    assert second.failure.detail.startswith("'action' answers id 0, expected 1")
+    assert (second.choice, client.strikes) == (0, 2)
+
+
 def test_messages_of_unknown_types_are_ignored() -> None:
     """Both sides ignore unknown message types (PROTOCOL.md): a later version's message
     before an answer, or before 'ready', is skipped, not a strike."""

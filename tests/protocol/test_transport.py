@@ -4,6 +4,7 @@ caps and non-blocking writes against real (sandboxed) child processes."""
 from __future__ import annotations
 
 import json
+import select
 import threading
 import time
 from collections.abc import Iterator
@@ -131,6 +132,19 @@ def test_a_deadline_in_the_past_still_returns_what_is_already_there(start) -> No
     got = transport.receive(later())
     assert got == Line(b"hi")
     assert transport.receive(time.monotonic() - 1) == Timeout()
+
+
+def test_an_answer_written_before_the_deadline_passed_is_read_after_it(start) -> None:
+    """The referee may look only once the deadline has passed (it was busy): an answer
+    the bot had written by then is in time, though nothing of it was read before."""
+    # the answer in one write, so the pipe never holds part of it
+    transport = start("import os, sys\nprint('up', flush=True)\nsys.stdin.readline()\n"
+                      "os.write(1, b'answer\\n')\nsys.stdin.readline()\n")
+    assert transport.receive(later()) == Line(b"up")
+    transport.send_line(b'{"type":"act"}\n')
+    readable, _, _ = select.select([transport.process.stdout], [], [], STARTUP_S)
+    assert readable, "the bot never answered"
+    assert transport.receive(time.monotonic() - 1) == Line(b"answer")
 
 
 def test_line_cap_is_inclusive_and_one_byte_more_overflows(start) -> None:

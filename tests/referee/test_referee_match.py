@@ -216,6 +216,20 @@ def test_same_seed_same_match() -> None:
     assert run() == run()
 
 
+def test_each_bot_gets_a_seed_of_its_own_for_each_game_and_the_record_keeps_it() -> None:
+    """A bot seeding its randomness from game_start.bot_seed plays each game of the match
+    differently from the last, and apart from the other seats; the record keeps what each
+    seat was sent, so its random choices replay."""
+    table = Table([honest(1), honest(2)])
+    outcome = play_match(request(table, games=3, seed=9))
+    sent = {seat: [m["bot_seed"] for m in conn.sent if m["type"] == "game_start"]
+            for seat, (conn,) in table.made.items()}
+    assert all(len(set(seeds)) == 3 for seeds in sent.values())
+    assert set(sent[0]).isdisjoint(sent[1])
+    assert [g.record["referee"]["bot_seeds"] for g in outcome.games] == [
+        [sent[0][g], sent[1][g]] for g in range(3)]
+
+
 @pytest.mark.parametrize("count", [1, 6])
 def test_bot_count_is_checked(count: int) -> None:
     table = Table([honest(i) for i in range(count)])

@@ -223,3 +223,19 @@ def test_no_process_is_dealt_a_deal_twice_kept_or_in_a_duplicate_replay() -> Non
         deals = [deal_of[tuple(sorted(hand))] for hand in dealt(conn)]
         assert deals and len(deals) == len(set(deals)), f"a deal dealt twice: {deals}"
     keeper.close()
+
+
+def test_a_match_under_other_limits_gets_a_fresh_process_told_them() -> None:
+    """A kept process plays under the limits of the match it was started for: a match with a
+    longer decision time starts the bot afresh, and its ``hello`` and clock carry the new
+    limits."""
+    launcher = Launcher({"a": honest(1), "b": honest(2)})
+    keeper = BotKeeper()
+    longer = FAST.replace(decision_ms=300)
+    match(launcher, ["a", "b"], keeper)
+    outcome = match(launcher, ["a", "b"], keeper, seed=2, limits=longer)
+    keeper.close()
+    assert [len(conns) for conns in launcher.made.values()] == [2, 2]
+    hellos = [m for m in launcher.made["a"][1].sent if m["type"] == "hello"]
+    assert [h["limits"]["decision_ms"] for h in hellos] == [300]
+    assert outcome.limits["decision_ms"] == 300

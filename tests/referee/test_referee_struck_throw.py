@@ -118,3 +118,40 @@ def test_the_same_seed_plays_the_same_games_move_for_move() -> None:
         first, second = _play(seed, None), _play(seed, None)
         assert first.record["choices"] == second.record["choices"]
         assert first.placements == second.placements
+
+
+class _Watching:
+    """A person at the table who plays option 0 and notes what it is told: the throws
+    shown, and a bot's strikes at a throw."""
+
+    def __init__(self) -> None:
+        self.shown = 0
+        self.told: list[tuple[int, int]] = []  # (throws shown so far, strikes told so far)
+
+    def choose(self, decision: Decision, observation: Observation) -> int:
+        return 0
+
+    def watch(self, events: list[dict[str, Any]]) -> None:
+        self.shown += sum(event.get("type") == "rps" for event in events)
+
+    def struck(self, seat: int, failure: str, decision: Decision) -> None:
+        if decision.kind == "rps":
+            self.told.append((self.shown, len(self.told) + 1))
+
+
+def test_a_person_learns_of_a_bots_struck_throw_only_once_the_throws_are_shown() -> None:
+    """That the bot's throw was struck (so drawn by lot) is news of its throw: told before
+    the person throws, or before the throws are shown, it would tell what the bot threw."""
+    told = []
+    for seed in TIED:
+        person = _Watching()
+        seat = LocalSeat(person, "person", watch=person.watch, struck=person.struck)
+        bot = fake_spec("bot")
+        object.__setattr__(bot, "command", ("1",))
+        request = MatchRequest(bots=[bot], games=1, seed=seed, limits=FAST, local={0: seat},
+                               launcher=lambda *_: FakeConnection(respond=_at_a_throw(99)),
+                               event_date=dt.date(2026, 11, 29))
+        play_match(request)
+        assert all(shown >= strikes for shown, strikes in person.told), (seed, person.told)
+        told += person.told
+    assert told, "no bot struck at a throw: pick other seeds"

@@ -76,6 +76,19 @@ def test_bots_are_sent_the_same_whether_a_bot_or_a_local_seat_sits_beside_them()
     assert watched == [{k: v for k, v in e.items() if k != "to"} for e in feeds]
 
 
+@pytest.mark.parametrize("local", [1, 2])
+def test_a_person_in_a_later_seat_is_told_that_seats_feed_only(local: int) -> None:
+    """Seat 0's private events (its draws, its hand) never reach a person sitting
+    elsewhere: the watcher gets its own seat's feed, as a bot in that seat would."""
+    watched: list[dict[str, Any]] = []
+    seat = LocalSeat(Chooser(0), "me", watch=watched.extend)
+    bots = [i for i in range(3) if i != local]
+    outcome = play_match(_request(Launcher(), bots, local={local: seat}))
+    feeds = [event for game in outcome.games
+             for event in seat_feed(game.record["events"], local)[0]]
+    assert watched == [{k: v for k, v in e.items() if k != "to"} for e in feeds]
+
+
 def test_the_watcher_gets_copies() -> None:
     def spoil(events: list[dict[str, Any]]) -> None:
         for event in events:

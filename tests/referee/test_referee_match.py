@@ -18,6 +18,7 @@ from arena.errors import RulesError
 from arena.referee import games as games_module
 from arena.referee import match as match_module
 from arena.referee.boards import Boards
+from arena.referee.failures import counts_line
 from arena.referee.match import GameOutcome, MatchRequest, game_seed, play_match
 
 
@@ -228,6 +229,27 @@ def test_each_bot_gets_a_seed_of_its_own_for_each_game_and_the_record_keeps_it()
     assert set(sent[0]).isdisjoint(sent[1])
     assert [g.record["referee"]["bot_seeds"] for g in outcome.games] == [
         [sent[0][g], sent[1][g]] for g in range(3)]
+
+
+def test_a_bot_dying_between_games_is_counted_as_restarted_not_as_a_forfeit() -> None:
+    """Its crash is recorded, but it forfeited nothing: the counts people read say so."""
+    def dies_after_its_first_game() -> FakeConnection:
+        conn = FakeConnection(respond=random_responder(1))
+
+        def exit_at_the_end(message: dict[str, Any]) -> None:
+            if message["type"] == "game_end":
+                conn.closed, conn.exit_code = True, 1
+
+        conn.on_message = exit_at_the_end
+        return conn
+
+    table = Table([dies_after_its_first_game, honest(2)])
+    outcome = play_match(request(table, games=2))
+    failures = [f for game in outcome.games for f in game.failures]
+    assert [f["detail"] for f in failures] == [
+        "exited between games, after game 0 of the match ended (exit code 1)"]
+    assert outcome.games[1].forfeits == {}
+    assert counts_line(failures) == "crash 1 (1 restarted)"
 
 
 @pytest.mark.parametrize("count", [1, 6])

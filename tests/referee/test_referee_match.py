@@ -196,6 +196,19 @@ def test_a_bot_that_never_starts_forfeits_every_game_and_is_given_up() -> None:
     assert outcome.to_json()["bots"][3]["forfeits"] == 48
 
 
+def test_a_bot_that_cannot_start_forfeits_before_the_games_first_choice() -> None:
+    """The seat is out from the start: the record (what replays and rates) says so, and the
+    other seats are told before they choose, not at the missing bot's first turn."""
+    table = Table([honest(1), lambda: FakeConnection(ready=None)])
+    outcome = play_match(request(table, games=2))
+    assert [g.record["forfeits"] for g in outcome.games] == [
+        [{"seat": 1, "reason": "startup_failure", "at_choice": 0}]] * 2
+    sent = table.made[0][0].sent
+    before_first_act = sent[:next(i for i, m in enumerate(sent) if m["type"] == "act")]
+    assert {"type": "forfeit", "seat": 1, "reason": "startup_failure", "turn": 0} in [
+        m["event"] for m in before_first_act if m["type"] == "event"]
+
+
 def test_first_starting_seat_follows_last_read_page_then_the_loser() -> None:
     def dated(day: str) -> Callable[[], FakeConnection]:
         ready = json.dumps({"type": "ready", "name": "x", "last_read_page": day}).encode()

@@ -70,7 +70,9 @@ def show_rerun(title: str, games: list[dict[str, Any]], seat: int, bot_file: Pat
         typer.echo(f"note: the record does not tell game {outcome.game_index}'s act ids (its "
                    "failures place none, and the match's earlier games are not at hand): "
                    "the bot's request ids here differed from the game's")
-    prefix = f"{_game_id(record, outcome.game_index)}: " if len(outcomes) > 1 else ""
+    # named whenever it is not the game asked for (--from-start stopped in an earlier one)
+    named = len(outcomes) > 1 or outcome.game_index != game_index_of(record)
+    prefix = f"{_game_id(record, outcome.game_index)}: " if named else ""
     if outcome.same:
         typer.echo(prefix + _same_line(outcome))
     if outcome.same_answers:  # the rerun stops at the first game that differs

@@ -390,6 +390,26 @@ def test_a_failure_from_an_earlier_games_state_reproduces_from_the_start(
     assert out[-1] == "RuntimeError: second game, round 2"
 
 
+def test_from_start_stops_at_an_earlier_game_that_differs_and_names_it(
+        tmp_path: Path) -> None:
+    """Rerunning game 1 from the start with a bot that already answers game 0 otherwise:
+    the rerun stops in game 0, and says it is game 0, not the game asked for."""
+    bot, records, seat = _match_records(tmp_path)
+    changed = tmp_path / "changed"
+    changed.mkdir()
+    (changed / "counting.py").write_text(bot.read_text().replace(
+        "return self.rng.randrange(len(request.legal))", "return len(request.legal) - 1"))
+    result = runner.invoke(app, ["game", str(records), "-n", "2", "--seat", str(seat),
+                                 "--rerun", str(changed / "counting.py"), "--from-start"],
+                           env={"PYTHONHASHSEED": "0"})
+    assert result.exit_code == 1
+    out = result.output.splitlines()
+    assert re.fullmatch(r"Game match/g0: Decision \d+ \(act \d+; round \d+, an? \w+ "
+                        r"decision\): the bot answers option .*; the record has option .*",
+                        out[-1]), out[-1]
+    assert not any(line.startswith("Game match/g1") for line in out)
+
+
 def test_from_start_needs_the_earlier_games(tmp_path: Path) -> None:
     bot, records, seat = _match_records(tmp_path)
     alone = tmp_path / "second.jsonl"

@@ -196,6 +196,29 @@ def test_a_bot_that_never_starts_forfeits_every_game_and_is_given_up() -> None:
     assert outcome.to_json()["bots"][3]["forfeits"] == 48
 
 
+def test_a_bot_killed_by_its_memory_limit_between_games_is_told_its_limit() -> None:
+    """Found dead at the next game's start, killed by its memory limit: a memory_limit
+    failure naming the limit, which its author cannot see otherwise, and no forfeit."""
+    def out_of_memory_after_its_first_game() -> FakeConnection:
+        conn = FakeConnection(respond=random_responder(1))
+
+        def exit_at_the_end(message: dict[str, Any]) -> None:
+            if message["type"] == "game_end":
+                conn.closed, conn.exit_code, conn.memory = True, -9, True
+
+        conn.on_message = exit_at_the_end
+        return conn
+
+    table = Table([out_of_memory_after_its_first_game, honest(2)])
+    outcome = play_match(request(table, games=2))
+    assert [(f["seat"], f["type"], f["detail"]) for f in outcome.games[1].failures] == [(
+        0, "memory_limit",
+        f"exited between games, after game 0 of the match ended (exit code -9); "
+                  f"its memory limit: {FAST.memory_mb} MiB (memory_mb; --memory-mb of arena "
+                  "check-bot, submit, match)")]
+    assert outcome.games[1].forfeits == {}
+
+
 def test_a_bot_that_cannot_start_forfeits_before_the_games_first_choice() -> None:
     """The seat is out from the start: the record (what replays and rates) says so, and the
     other seats are told before they choose, not at the missing bot's first turn."""

@@ -155,3 +155,10 @@ def test_a_person_learns_of_a_bots_struck_throw_only_once_the_throws_are_shown()
         assert all(shown >= strikes for shown, strikes in person.told), (seed, person.told)
         told += person.told
     assert told, "no bot struck at a throw: pick other seeds"
+
+
+def test_each_throw_of_a_game_draws_its_own_lot() -> None:
+    """A lot fixed for the whole game would let a rival who saw one struck throw of a bot
+    beat all its next ones in that game (a throw-off repeats on a tie)."""
+    for seed in TIED:
+        assert {throw_lot(seed, at, 3) for at in range(30)} == {0, 1, 2}

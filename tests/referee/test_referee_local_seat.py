@@ -89,6 +89,20 @@ def test_a_person_in_a_later_seat_is_told_that_seats_feed_only(local: int) -> No
     assert watched == [{k: v for k, v in e.items() if k != "to"} for e in feeds]
 
 
+def test_a_person_is_told_a_bots_strike_by_its_type_never_its_detail() -> None:
+    """The detail may quote the bot's log (its thinking, its hand): the person at the table
+    learns only that the bot struck, and how."""
+    told: list[tuple[int, str]] = []
+    seat = LocalSeat(Chooser(0), "me", struck=lambda at, failure, _: told.append((at, failure)))
+    bot = _spec(1)
+    request = MatchRequest(
+        bots=[bot], games=1, seed=5, limits=FAST, local={0: seat},
+        launcher=lambda *_: FakeConnection(respond=lambda m: b"my hand: God-5, Crown\n"),
+        event_date=dt.date(2026, 11, 29))
+    play_match(request)
+    assert told and set(told) == {(1, "protocol_error")}
+
+
 def test_the_watcher_gets_copies() -> None:
     def spoil(events: list[dict[str, Any]]) -> None:
         for event in events:

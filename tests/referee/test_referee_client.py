@@ -636,6 +636,22 @@ def test_gives_up_after_repeated_startup_failures() -> None:
     assert len(launcher.made) == MAX_FAILED_STARTS
 
 
+def test_only_failed_starts_in_a_row_give_the_bot_up() -> None:
+    """Two failed starts, a good one that crashes mid-game, then a failed start again: not
+    three in a row, so the bot is started again for the next game."""
+    processes = [FakeConnection(ready=None), FakeConnection(ready=None),
+                 FakeConnection(respond=answering(0)), FakeConnection(ready=None),
+                 FakeConnection()]
+    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(processes))
+    for _ in range(2):
+        assert client.begin_game(START) is not None
+    assert client.begin_game(START) is None and act(client).failure is None
+    assert act(client).forfeit
+    assert client.begin_game(START) is not None
+    assert client.begin_game(START) is None
+    assert act(client).failure is None
+
+
 def test_time_bank_pays_for_overruns() -> None:
     clock = [100.0]
 

@@ -179,9 +179,10 @@ class Windows:
         self.state = state
         self.read = 0
         self.open: list[tuple[str, list[int]]] = []
-        #: a seat that sprang a trap where no later window is left for its other one (E36),
-        #: and the window it did so in: asked again there once its trap has resolved
-        self.again: tuple[int, tuple[str, list[int]]] | None = None
+        #: the seats that sprang a trap where no later window is left for their other one
+        #: (E36), each with the window it did so in: asked again there once the trap has
+        #: resolved, after whatever its answer window asks other seats
+        self.again: list[tuple[int, tuple[str, list[int]]]] = []
 
     def seats_of(self, window: str, seat: int) -> list[int]:
         n = self.state.n
@@ -205,12 +206,17 @@ class Windows:
         """A trigger decision of ``seat`` in ``window``: the innermost open window that may
         still ask the seat is that window; every window inside it has ended."""
         self.catch_up()
-        again, self.again = self.again, None
-        if again is not None and again[0] == seat and again[1][0] == window \
-                and any(entry is again[1] for entry in self.open):
-            while self.open[-1] is not again[1]:  # the windows its trap opened have ended
-                self.open.pop()
+        if self.open and self.open[-1][0] == window and seat in self.open[-1][1]:
+            seats = self.open[-1][1]
+            del seats[:seats.index(seat) + 1]  # asked once; the seats before it passed
             return
+        for k in range(len(self.again) - 1, -1, -1):  # the innermost trap resolves first
+            who, where = self.again[k]
+            if who == seat and where[0] == window and any(entry is where for entry in self.open):
+                del self.again[k]
+                while self.open[-1] is not where:  # the windows its trap opened have ended
+                    self.open.pop()
+                return
         while self.open:
             kind, seats = self.open[-1]
             if kind == window and seat in seats:
@@ -224,12 +230,14 @@ class Windows:
         with the Palaestron resolving, it is asked again there until it passes (E36)."""
         state = self.state
         if state.round > state.rounds or PALAESTRON in state.limbo:
-            self.again = (seat, self.open[-1])
+            self.again.append((seat, self.open[-1]))
 
 
 @SETTINGS
 @given(seed=seeds, players=tables, agent_seed=seeds)
 @example(seed=6347, players=3, agent_seed=6347)  # both traps sprung as a Palaestron is drawn
+@example(seed=383, players=3, agent_seed=5423574)  # another seat asked in the answer window first
+@example(seed=840053264, players=3, agent_seed=3377490444)  # answers to answers, then asked again
 def test_every_window_asks_its_seats_in_its_seat_order_once_each(seed: int, players: int,
                                                                  agent_seed: int) -> None:
     config = GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,

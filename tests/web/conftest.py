@@ -4,9 +4,7 @@ and a headless Chromium."""
 
 from __future__ import annotations
 
-import contextlib
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -69,25 +67,10 @@ def browser() -> Iterator[Any]:
         yield driver
 
 
-@contextlib.contextmanager
-def served(db: Path) -> Iterator[str]:
-    """``arena serve`` of ``db`` on a free port while the block runs: the site's root
-    address."""
-    from arena.web.server import make_server
-
-    server = make_server(db, "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 @pytest.fixture(scope="module")
 def cup_served(cup_db: Path) -> Iterator[str]:
     """``arena serve`` of the cup's database on a free port: the site's root address."""
-    with served(cup_db) as root:
+    with site_db.served(cup_db) as root:
         yield root
 
 
@@ -100,5 +83,5 @@ def class_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def class_board(class_path: Path) -> Iterator[str]:
     """``arena serve`` of the class's database: its leaderboard page's address."""
-    with served(class_path) as root:
+    with site_db.served(class_path) as root:
         yield f"{root}t/{class_db.NAME}/index.html"

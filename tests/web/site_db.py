@@ -4,7 +4,10 @@ tables, a bye every round, one failure and one three-player table."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -178,3 +181,18 @@ def break_record(path: Path, game: str, how: str) -> None:
                   "a bomb": _bomb(blob)}[how]
         conn.execute("UPDATE records SET record = ? WHERE game_id = ?", (broken, game))
     conn.close()
+
+
+@contextlib.contextmanager
+def served(db: Path) -> Iterator[str]:
+    """``arena serve`` of ``db`` on a free port while the block runs: the site's root
+    address."""
+    from arena.web.server import make_server
+
+    server = make_server(db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()

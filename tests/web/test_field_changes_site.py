@@ -5,15 +5,12 @@ phone's screen as on a desktop's."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import site_db
 from chromium import CHROMIUM, DRIVER, MISSING
-
-from arena.web.server import make_server
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING)
 #: The leaderboard, the rounds (where the withdrawn bot's tables stop) and its games.
@@ -37,13 +34,8 @@ def changed_cup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``arena serve`` of a Swiss that withdrew gamma and entered delta late: its address."""
     db = site_db.build(tmp_path_factory.mktemp("changed") / "arena.db",
                        spec_fields={"withdrawn": {"gamma": 3}, "joined": {"delta": 2}})
-    server = make_server(db, "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/t/cup/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with site_db.served(db) as root:
+        yield f"{root}t/cup/"
 
 
 def test_the_withdrawn_and_late_bots_are_named_on_every_page_of_their_results(

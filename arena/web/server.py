@@ -9,12 +9,15 @@ file on disk: nothing outside the package and the database can be reached.
 from __future__ import annotations
 
 import errno
+import io
 import ipaddress
 import json
 import logging
 import re
+import socket
 import sys
 import threading
+import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -74,6 +77,14 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "arena-serve"
     #: Seconds a connection may stay silent: an idle client does not keep a thread forever.
     timeout = 30
+    #: Seconds a request's line and headers may take to arrive whole: a client that sends a
+    #: byte now and then, each within :attr:`timeout`, would otherwise hold its thread for ever.
+    head_deadline = 30
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile = io.BufferedReader(_Deadline(self.connection, self.head_deadline,
+                                                 self.timeout))
 
     def version_string(self) -> str:
         return self.server_version  # no interpreter version told to whoever asks
@@ -87,6 +98,7 @@ class _Handler(BaseHTTPRequestHandler):
     def parse_request(self) -> bool:
         if not super().parse_request():
             return False
+        self.connection.settimeout(self.timeout)  # the head is in: the answer's own time
         if self.request_version == "HTTP/0.9":
             # the base class answers HTTP/0.9 with the body alone: no policy headers, no
             # status; no browser speaks it, so it is refused, with headers
@@ -272,10 +284,15 @@ class _Moved(Exception):
 
 class _SiteServer(ThreadingHTTPServer):
     daemon_threads = True
+    #: Connections one address may hold open at once (a browser opens six at most): each
+    #: holds a thread, and one reader opening thousands would starve the server's user of
+    #: threads and memory.
+    connections_per_address = 32
 
     def __init__(self, address: tuple[str, int], db: Path) -> None:
         self.db = db
         self._lock = threading.Lock()
+        self._connections: dict[str, int] = {}
         self._cache: dict[str, tuple[dict[str, Any], TournamentData]] = {}
         #: One reader per tournament at a time: the requests that come meanwhile (a page's
         #: several tabs, a crowd at a live final) wait for its data instead of each reading
@@ -322,6 +339,28 @@ class _SiteServer(ThreadingHTTPServer):
             if self._last_told[1] == scope:
                 self._last_told = ("", "")
 
+    def process_request(self, request: Any, client_address: Any) -> None:
+        address = str(client_address[0])
+        with self._lock:
+            held = self._connections.get(address, 0)
+            if held < self.connections_per_address:
+                self._connections[address] = held + 1
+        if held >= self.connections_per_address:
+            _refuse_crowd(request)
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            address = str(client_address[0])
+            with self._lock:
+                left = self._connections.pop(address, 1) - 1
+                if left:
+                    self._connections[address] = left
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         # a client that went away mid-answer (a closed tab) is no error of the server's
         if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
@@ -355,6 +394,44 @@ class _SiteServer(ThreadingHTTPServer):
         with self._lock:
             self._pages[(name, page)] = (data, body)
         return body
+
+
+class _Deadline(io.RawIOBase):
+    """A connection's bytes as its request's head is read, each wait no longer than
+    ``idle`` seconds and all of them within ``seconds`` of the connection's start."""
+
+    def __init__(self, connection: socket.socket, seconds: float, idle: float) -> None:
+        self._connection = connection
+        self._until = time.monotonic() + seconds
+        self._idle = idle
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self._until - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request did not arrive in time")
+        self._connection.settimeout(min(left, self._idle))
+        return self._connection.recv_into(buffer)
+
+
+#: The answer to a connection past :attr:`_SiteServer.connections_per_address`.
+_CROWD = b"too many connections from your address at once\n"
+
+
+def _refuse_crowd(request: socket.socket) -> None:
+    """Tell a connection past its address's share why it is closed, without waiting for it
+    (its request is not read: the thread it would take is what is refused)."""
+    head = "".join(f"{name}: {value}\r\n" for name, value in {
+        **SECURITY_HEADERS, "Content-Type": "text/plain; charset=utf-8",
+        "Content-Length": str(len(_CROWD)), "Cache-Control": "no-store",
+        "Connection": "close"}.items())
+    try:
+        request.setblocking(False)
+        request.send(f"HTTP/1.0 429 Too Many Requests\r\n{head}\r\n".encode() + _CROWD)
+    except OSError:
+        pass  # a client that cannot take it now is not waited for
 
 
 def _target(target: str) -> tuple[str, str]:

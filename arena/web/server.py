@@ -349,17 +349,24 @@ class _SiteServer(ThreadingHTTPServer):
             _refuse_crowd(request)
             self.shutdown_request(request)
             return
-        super().process_request(request, client_address)
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # no thread to let the connection go (the base closes it)
+            self._let_go(address)
+            raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            address = str(client_address[0])
-            with self._lock:
-                left = self._connections.pop(address, 1) - 1
-                if left:
-                    self._connections[address] = left
+            self._let_go(str(client_address[0]))
+
+    def _let_go(self, address: str) -> None:
+        """One connection of ``address`` has ended: room for another."""
+        with self._lock:
+            left = self._connections.pop(address, 1) - 1
+            if left:
+                self._connections[address] = left
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # a client that went away mid-answer (a closed tab) is no error of the server's

@@ -95,3 +95,31 @@ def test_one_address_holds_at_most_its_share_of_connections(
             break
         select.select([], [], [], 0.1)
     assert answer.startswith(b"HTTP/1.0 200 OK\r\n")
+
+
+def test_a_connection_whose_thread_did_not_start_gives_its_place_back(
+        crowd_server: server_module._SiteServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A connection the server could not start a thread for (the system out of threads) stayed
+    counted against its address: enough of them, and the address was refused for good."""
+    import socketserver
+
+    real = socketserver.ThreadingMixIn.process_request
+    failed: list[bool] = []
+
+    def first_fails(self: socketserver.ThreadingMixIn, request: socket.socket,
+                    address: tuple[str, int]) -> None:
+        if not failed:
+            failed.append(True)
+            raise RuntimeError("can't start new thread")
+        real(self, request, address)
+
+    monkeypatch.setattr(socketserver.ThreadingMixIn, "process_request", first_fails)
+    crowd_server.connections_per_address = 1
+    port = crowd_server.server_port
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        assert _answer(conn) == b""  # closed unanswered: no thread to answer it
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert _answer(conn).startswith(b"HTTP/1.0 200 OK\r\n")
+    assert "can't start new thread" in capsys.readouterr().err  # the server's own report

@@ -43,6 +43,14 @@ class Exchange:
     places: list[int]
     exact: bool
 
+    def may_hold(self, whereabouts: list[Whereabouts]) -> bool:
+        """Whether the exchange holds, or may again: two of its members at least still among
+        ``whereabouts`` at their places, the trading seat among their hands (another seat
+        that may have taken one since leaves them when the bot sees its hand)."""
+        return sum(1 for member, place in zip(self.members, self.places)
+                   if any(member is where for where in whereabouts)
+                   and member.pile == [place] and self.seat in member.hands) >= 2
+
     def still(self, whereabouts: list[Whereabouts]) -> Exchange | None:
         """The exchange over its members still among ``whereabouts`` as it left them
         (exactly one in the hand only if they all are); None when fewer than two are."""
@@ -84,7 +92,7 @@ class Tracker:
     where it may be this very card, a reshuffle). When another seat trades one of several
     top cards the bot knew, each such card is at its place or in that seat's hand, and
     ``exchanges`` keeps that only one of them left (:class:`Exchange`; read them through
-    :meth:`live_exchanges`; one that no longer holds is dropped). ``traps[s]`` is seat
+    :meth:`live_exchanges`; one that can no longer hold is dropped). ``traps[s]`` is seat
     ``s``'s traps by slot, as set: the card where the bot knows it (Basilisk, or a revealed
     card set), else ``None``.
     """
@@ -125,10 +133,10 @@ class Tracker:
         self._prune_exchanges()
 
     def _prune_exchanges(self) -> None:
-        """Drop the exchanges that no longer hold (their cards seen or gone): they constrain
-        nothing, and a long game's samples would read them again and again."""
+        """Drop the exchanges that can no longer hold (their cards seen or gone): they
+        constrain nothing, and a long game's samples would read them again and again."""
         self.exchanges = [exchange for exchange in self.exchanges
-                          if exchange.still(self.whereabouts) is not None]
+                          if exchange.may_hold(self.whereabouts)]
 
     def beyond_revealed(self, seat: int, revealed: list[str]) -> Counter[str]:
         """The cards the bot knows ``seat`` holds besides its ``revealed`` ones (now): a card

@@ -1,21 +1,22 @@
 """The tracker drops an exchange that can no longer constrain anything (fewer than two of its
-cards still as the trade left them), so a long game's samples do not read it again, and
-dropping it never changes what a sample may deal: feeds of looks, trades, draws, burns,
-Lachesis moves, peeks, hidden cards set and reshuffles, read by a tracker that prunes and
-one that keeps every exchange, give the samplers the same windows and groups."""
+cards still at their places, the trading seat among their hands), so a long game's samples
+do not read it again, and dropping it never changes what a sample may deal: feeds of looks,
+trades, draws, burns, Lachesis moves, peeks, hidden cards set and reshuffles, read by a
+tracker that prunes and one that keeps every exchange, give the samplers the same windows
+and groups."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
 from arena.engine.rulebook import HAND_SIZE
 from arena.sdk.search import Place, _windows
-from arena.sdk.tracker import Tracker
+from arena.sdk.tracker import Exchange, Tracker, Whereabouts
 
 FACES = ["God-1", "God-2", "Fate-1", "Beast-1", "Agari-1"]
 MOVES = ["look", "look", "trade", "trade", "draw", "draw", "bottom", "burn", "trap", "peek",
@@ -84,8 +85,21 @@ def _dealt_within(tracker: Tracker, players: int) -> Any:
     return _windows(state, tracker, places, {})
 
 
+#: Seat 2 trades one of two copies seat 0 saw, seat 1 then one of the same two places, and
+#: seat 0 sees seat 1's hand: seat 1 took the card seat 2 gave, so exactly one copy is in
+#: seat 2's hand again, and the exchange, blurred by seat 1's trade, holds again.
+BLURRED = [{"type": "game_start", "players": ["p0", "p1", "p2"]},
+           {"type": "look", "seat": 0, "cards": ["God-1", "God-1"]},
+           {"type": "look", "seat": 2, "count": 2},
+           {"type": "pile_exchange", "seat": 2, "gave": None},
+           {"type": "look", "seat": 1, "count": 2},
+           {"type": "pile_exchange", "seat": 1, "gave": None},
+           {"type": "peek", "seat": 0, "target": 1, "cards": ["God-2"] * 5}]
+
+
 @settings(max_examples=150, deadline=None)
 @given(feed=feeds())
+@example(feed=BLURRED)
 def test_pruning_drops_dead_exchanges_and_never_changes_what_a_sample_deals(
         feed: list[dict[str, Any]]) -> None:
     pruned, kept = Tracker(), KeepsEveryExchange()
@@ -96,7 +110,7 @@ def test_pruning_drops_dead_exchanges_and_never_changes_what_a_sample_deals(
         for tracker in (pruned, kept):
             tracker.add(event)
             tracker.catch_up(0)
-        assert all(exchange.still(pruned.whereabouts) for exchange in pruned.exchanges)
+        assert all(exchange.may_hold(pruned.whereabouts) for exchange in pruned.exchanges)
         assert pruned.live_exchanges() == kept.live_exchanges()
         assert _dealt_within(pruned, players) == _dealt_within(kept, players)
 
@@ -112,3 +126,14 @@ def test_a_traded_card_drawn_drops_the_exchange_of_two() -> None:
         tracker.add(event)
     tracker.catch_up(0)
     assert tracker.exchanges == []
+
+
+def test_an_exchange_another_trade_blurred_holds_again_once_that_hand_is_seen() -> None:
+    tracker = Tracker()
+    tracker.reset(0)
+    for event in BLURRED[:-1]:
+        tracker.add(event)
+    assert tracker.live_exchanges() == []  # seat 1 may have taken a copy
+    tracker.add(BLURRED[-1])
+    copies = [Whereabouts("God-1", [place], [2]) for place in (35, 36)]
+    assert tracker.live_exchanges() == [Exchange(2, copies, [35, 36], exact=True)]

@@ -1,6 +1,6 @@
 """A learned policy from every seat: :func:`arena.rl.policy.choose` (what the learned bot
 plays) reads options as the environments number them whatever its seat, and
-:func:`arena.rl.train.collect` has the teacher play from every seat."""
+:func:`arena.rl.train.collect` has the teacher play from every seat and records its choices."""
 
 from __future__ import annotations
 
@@ -52,3 +52,13 @@ def test_the_teacher_plays_from_every_seat_when_collecting() -> None:
     teacher = _Teacher()
     collect(teacher, "random", games=6, seed=1, players=3)
     assert sorted(teacher.seats) == [0, 0, 1, 1, 2, 2]
+
+
+class _Last(Bot):
+    def act(self, request: Request) -> int:
+        return len(request.legal) - 1
+
+
+def test_collect_records_the_action_the_teacher_chose() -> None:
+    examples = collect(_Last(), "random", games=2, seed=1)
+    assert examples.chosen and examples.chosen == [actions[-1] for actions in examples.masks]

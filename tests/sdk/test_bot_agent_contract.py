@@ -1,13 +1,14 @@
-"""What an in-process :class:`BotAgent` promises a bot author beyond the runner's protocol:
-an answer one past the last option is invalid like any other, and a bot may change the
-events it is handed without changing the game."""
+"""What the kit promises a bot author in-process: an answer one past the last option is
+invalid like any other, a bot may change the events and the hand it is handed without
+changing the game, and a :class:`BotAgent` begins each game even for a loop that never
+calls ``game_over``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from arena.engine import GameConfig, RandomAgent, play_game
-from arena.sdk import Bot, Request
+from arena.engine import GameConfig, RandomAgent, new_game, play_game
+from arena.sdk import Bot, GameStart, Request
 from arena.sdk.local import BotAgent
 
 
@@ -55,3 +56,32 @@ def test_a_bot_that_edits_its_events_changes_neither_the_game_nor_its_record() -
     choices, events = game(plain)
     assert game(scribbler) == (choices, events)
     assert scribbler.events == plain.events == events
+
+
+def test_a_bot_agent_asked_by_a_loop_of_ones_own_starts_each_game() -> None:
+    """A loop that only asks ``choose`` (never ``game_over``) still begins each new game for
+    the bot: its start, then that game's events from the first."""
+    class Starter(_Keeper):
+        def __init__(self) -> None:
+            super().__init__()
+            self.starts: list[int] = []
+
+        def on_game_start(self, game: GameStart) -> None:
+            self.starts.append(game.game)
+
+    bot = Starter()
+    agent, other = BotAgent(bot), RandomAgent(0)
+    for seed in (3, 4):
+        state = new_game(GameConfig(players=("me", "rnd"), seed=seed))
+        first_event = len(bot.events)
+        while (decision := state.decision) is not None:
+            asked = agent if decision.seat == 0 else other
+            state.apply(asked.choose(decision, state.observe(decision.seat)))
+        assert bot.events[first_event]["type"] == "game_start"
+    assert bot.starts == [0, 1]
+
+
+def test_editing_the_hand_a_request_gives_leaves_its_observation() -> None:
+    request = Request(0, "turn", {"hand": ["God-3", "Crown"]}, [])
+    request.hand.remove("Crown")
+    assert request.hand == request.observation["hand"] == ["God-3", "Crown"]

@@ -28,6 +28,7 @@ from arena.sandbox.cgroups import remove_cgroup
 from arena.sandbox.freezer import FREEZE_WAIT_S, FREEZING_US, CgroupFreezer, RunOn, wait_until
 from arena.sandbox.limits import Limits
 from arena.sandbox.procstat import cpu_seconds, start_time, stat_fields
+from arena.sandbox.starts import end_starts
 from arena.sandbox.stderr import StderrDrain
 from arena.sandbox.workdir import remove_tree
 
@@ -443,7 +444,9 @@ _live: weakref.WeakSet[SandboxedProcess] = weakref.WeakSet()
 
 @atexit.register
 def kill_survivors() -> None:
-    """At interpreter exit, end every bot still running (a referee that forgot one)."""
+    """At interpreter exit, end every bot still running (a referee that forgot one), and
+    every start under way (:func:`arena.sandbox.starts.end_starts`)."""
+    end_starts()  # first: a start it ends after this list is taken ends its own bot
     for proc in list(_live):
         with contextlib.suppress(Exception):
             proc.kill_all()

@@ -40,6 +40,7 @@ from arena.sandbox.leftovers import release_uids
 from arena.sandbox.limits import MIB, Limits
 from arena.sandbox.process import ExitStatus, SandboxedProcess
 from arena.sandbox.report import SandboxReport
+from arena.sandbox.starts import starting
 from arena.sandbox.strays import sweep_once
 from arena.sandbox.uids import fresh_uid
 from arena.sandbox.workdir import copy_bot, mount_scratch, remove_tree
@@ -75,8 +76,11 @@ def spawn(command: Sequence[str], *, workdir: Path, limits: Limits, report: Sand
     layers = _Layers.of(report)
     held = _Held(Path(tempfile.mkdtemp(prefix=f"{BOX_PREFIX}{os.getpid()}-")))
     try:
-        return _start(held, layers, command, workdir, limits, report, readable, env, marker,
-                      (files_digest, files))
+        with starting() as start:
+            started = _start(held, layers, command, workdir, limits, report, readable, env,
+                             marker, (files_digest, files))
+            start.check()  # every bot was ended meanwhile: this one goes too (abandon)
+            return started
     except BaseException:
         held.abandon()
         raise

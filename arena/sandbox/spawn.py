@@ -40,7 +40,7 @@ from arena.sandbox.leftovers import release_uids
 from arena.sandbox.limits import MIB, Limits
 from arena.sandbox.process import ExitStatus, SandboxedProcess
 from arena.sandbox.report import SandboxReport
-from arena.sandbox.starts import starting
+from arena.sandbox.starts import exec_deadline, starting
 from arena.sandbox.strays import sweep_once
 from arena.sandbox.uids import fresh_uid
 from arena.sandbox.workdir import copy_bot, mount_scratch, remove_tree
@@ -79,7 +79,7 @@ def spawn(command: Sequence[str], *, workdir: Path, limits: Limits, report: Sand
         with starting() as start:
             started = _start(held, layers, command, workdir, limits, report, readable, env,
                              marker, (files_digest, files))
-            start.check()  # every bot was ended meanwhile: this one goes too (abandon)
+            start.check()  # all bots ended meanwhile, or its exec overdue: it goes (abandon)
             return started
     except BaseException:
         held.abandon()
@@ -295,11 +295,12 @@ def _popen(held: _Held, layers: _Layers, argv: list[str], command: Sequence[str]
         )
         try:
             stdio = subprocess.DEVNULL if held.pipes is not None else subprocess.PIPE
-            popen = subprocess.Popen(
-                argv, stdin=stdio, stdout=stdio, stderr=subprocess.PIPE, bufsize=0,
-                cwd=cwd, env=full_env, close_fds=True,
-                pass_fds=held.pass_fds, start_new_session=True, preexec_fn=preexec,
-                **popen_kwargs)
+            with exec_deadline(limits.startup_ms):
+                popen = subprocess.Popen(
+                    argv, stdin=stdio, stdout=stdio, stderr=subprocess.PIPE, bufsize=0,
+                    cwd=cwd, env=full_env, close_fds=True,
+                    pass_fds=held.pass_fds, start_new_session=True, preexec_fn=preexec,
+                    **popen_kwargs)
         except (OSError, subprocess.SubprocessError) as exc:
             raise SandboxError(
                 f"cannot start bot command {' '.join(command)!r}: {exc}") from exc

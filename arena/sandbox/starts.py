@@ -7,7 +7,8 @@ thread of the referee's, copied held into the child; a stop or a freeze) would h
 start, and the thread that runs it, for good, and a referee ending every bot, which knows
 only the bots already started, would leave it behind. :func:`end_starts` kills such a child
 (so the start returns) and marks every start under way, which then ends the bot it started
-and fails (:func:`starting` and :meth:`Start.check`).
+and fails (:func:`starting` and :meth:`Start.check`). Outside an ending, the bot's start-up
+limit does the same for a child that has not exec'd in that time (:func:`exec_deadline`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from arena.errors import SandboxError
 from arena.sandbox.procstat import stat_fields
 
-__all__ = ["Start", "end_starts", "starting"]
+__all__ = ["Start", "end_starts", "exec_deadline", "starting"]
 
 
 @dataclass(eq=False)
@@ -32,18 +33,26 @@ class Start:
     thread: int
     before: frozenset[int]
     ended: bool = field(default=False)
+    #: The start-up limit (ms) the child had not exec'd within, if so.
+    overdue_ms: int | None = field(default=None)
 
     def check(self) -> None:
-        """Raise :class:`SandboxError` when every bot was ended during this start (the
-        caller ends the bot it started first)."""
+        """Raise :class:`SandboxError` when every bot was ended during this start, or its
+        child had not exec'd within its deadline (the caller ends the bot it started)."""
         with _lock:
             if self.ended:
                 raise SandboxError("cannot start the bot: every bot of this process is "
                                    "being ended")
+            if self.overdue_ms is not None:
+                raise SandboxError(f"cannot start the bot: its process had not run its "
+                                   f"command within startup_ms ({self.overdue_ms} ms), stuck "
+                                   "between its fork and its exec")
 
 
 _lock = threading.Lock()
 _under_way: set[Start] = set()
+#: The calling thread's start under way (``start``), for :func:`exec_deadline`.
+_current = threading.local()
 
 
 def _children(thread: int) -> set[int]:
@@ -63,11 +72,37 @@ def starting() -> Iterator[Start]:
     start = Start(thread, frozenset(_children(thread)))
     with _lock:
         _under_way.add(start)
+    _current.start = start
     try:
         yield start
     finally:
+        _current.start = None
         with _lock:
             _under_way.discard(start)
+
+
+@contextlib.contextmanager
+def exec_deadline(limit_ms: int) -> Iterator[None]:
+    """Around the fork and exec of the calling thread's start: a child that has not exec'd
+    ``limit_ms`` after the block began is killed (the start then returns), and the start
+    fails. A thread of its own waits, since the starting one waits in the fork for the exec."""
+    start: Start | None = getattr(_current, "start", None)
+    if start is None:
+        yield
+        return
+    timer = threading.Timer(limit_ms / 1000, _overdue, (start, limit_ms))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
+def _overdue(start: Start, limit_ms: int) -> None:
+    with _lock:
+        start.overdue_ms = limit_ms
+    _kill_new_children(start)
 
 
 def end_starts() -> None:
@@ -78,8 +113,12 @@ def end_starts() -> None:
         for start in starts:
             start.ended = True
     for start in starts:
-        for pid in _children(start.thread) - start.before:
-            _kill_child(pid)
+        _kill_new_children(start)
+
+
+def _kill_new_children(start: Start) -> None:
+    for pid in _children(start.thread) - start.before:
+        _kill_child(pid)
 
 
 def _kill_child(pid: int) -> None:

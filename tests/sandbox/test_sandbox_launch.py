@@ -815,3 +815,23 @@ def test_a_bot_is_not_shown_the_hosts_time_zone(tmp_path: Path,
         seen = json.loads(run_to_line(proc).data)
     assert seen["localtime"] in ("FileNotFoundError", "PermissionError")
     assert seen["utc_offset"] == 0
+
+
+def test_a_start_stuck_before_its_exec_fails_at_its_startup_limit(tmp_path: Path) -> None:
+    """A bot's start whose child is stuck between fork and exec (:mod:`fork_trap`) fails
+    once its start-up limit has passed, the child killed and reaped: it held the start, and
+    the referee's thread with it, for good (no limit counted before the exec)."""
+    from fork_trap import stuck_start
+
+    probe()  # its own starts, once per process, before the trap is armed
+    (tmp_path / "bot.py").write_text("print('never run')\n")
+    with stuck_start() as trap:
+        thread, outcome = trap.start(lambda: launch(
+            ["python3", "bot.py"], workdir=tmp_path / "bot.py", limits=Limits(startup_ms=300)))
+        child = trap.child()
+        assert child, f"the start did not fork into the hook: {outcome}"
+        thread.join(60)  # a bound on a wait that, stuck, never ends; not a measure
+        assert not thread.is_alive(), "the start is still stuck"
+        assert outcome == ["cannot start the bot: its process had not run its command within "
+                           "startup_ms (300 ms), stuck between its fork and its exec"]
+        assert not Path(f"/proc/{child}").exists(), "the stuck child was not ended and reaped"

@@ -10,7 +10,6 @@ assertion reads the wall clock.
 from __future__ import annotations
 
 import _thread
-import contextlib
 import datetime as dt
 import json
 import logging
@@ -669,70 +668,29 @@ def test_a_cancelled_table_leaves_no_signalling_helper() -> None:
     assert pause._signaller.proc is None
 
 
-#: While a test arms it: the write end of a pipe and a lock held by the test's thread.
-_fork_trap: list[Any] = []
-
-
-def _stuck_after_fork() -> None:
-    """At-fork hook of this process (registered once): armed, the child says its pid and
-    waits on a lock another thread held at the fork, which no thread of the child releases."""
-    if _fork_trap:
-        fd, lock = _fork_trap
-        os.write(fd, str(os.getpid()).encode())
-        lock.acquire()
-
-
-os.register_at_fork(after_in_child=_stuck_after_fork)
-
-
 def test_a_cancelled_table_ends_a_bot_start_stuck_before_its_exec(tmp_path: Path) -> None:
-    """A bot's start whose child is stuck between fork and exec (here an at-fork hook that
-    waits on a lock held by another thread at the fork, as any lock of a Ray worker's many
-    threads can be) is ended with the table: the cancel killed only the bots it knew, gave
-    the table's thread, stuck in the start, its 15 s, and ended the task with the child and
-    the thread left behind (a later start of that thread would have outlived the table)."""
-    from arena.errors import SandboxError
+    """A bot's start whose child is stuck between fork and exec (:mod:`fork_trap`: as any
+    lock of a Ray worker's many threads can hold it) is ended with the table: the cancel
+    killed only the bots it knew, gave the table's thread, stuck in the start, its 15 s, and
+    ended the task with the child and the thread left behind (a later start of that thread
+    would have outlived the table)."""
+    from fork_trap import stuck_start
+
     from arena.sandbox import launch, probe
 
-    probe()  # its own starts, once per process, before the hook is armed
+    probe()  # its own starts, once per process, before the trap is armed
     (tmp_path / "bot.py").write_text("print('never run')\n")
     stopped, ended = threading.Event(), threading.Event()
-    told, tell = os.pipe()
-    held = threading.Lock()
-    outcome: list[str] = []
-
-    def table() -> None:
-        try:
-            launch(["python3", "bot.py"], workdir=tmp_path / "bot.py").kill_all()
-            outcome.append("started")
-        except SandboxError as exc:
-            outcome.append(str(exc))
-        finally:
-            os.write(tell, b" ")  # a start that never forked into the hook ends the wait too
-
-    child = 0
-    held.acquire()
-    _fork_trap[:] = [tell, held]
-    thread = threading.Thread(target=table, daemon=True)
-    try:
-        thread.start()
-        said = os.read(told, 64).split()
-        _fork_trap.clear()  # this process's other forks go on
-        assert said and said[0].isdigit(), f"the start did not fork into the hook: {outcome}"
-        child = int(said[0])
+    with stuck_start() as trap:
+        thread, outcome = trap.start(lambda: launch(["python3", "bot.py"],
+                                                    workdir=tmp_path / "bot.py"))
+        child = trap.child()
+        assert child, f"the start did not fork into the hook: {outcome}"
         ray_worker._end_table(stopped, ended, thread)
         assert not thread.is_alive(), "the table's thread is still in the bot's start"
         assert outcome == ["cannot start the bot: every bot of this process is being ended"]
         assert not Path(f"/proc/{child}").exists(), "the stuck child was not ended and reaped"
-    finally:
-        _fork_trap.clear()
-        held.release()
-        if child and thread.is_alive():  # unstick the start, so nothing outlives the test
-            with contextlib.suppress(OSError):
-                os.kill(child, signal.SIGKILL)
-        thread.join(30)
-        os.close(told)
-        os.close(tell)
+    thread.join(30)
 
 
 def test_a_killed_worker_loses_and_duplicates_no_game(

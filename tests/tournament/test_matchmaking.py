@@ -1,6 +1,8 @@
-"""League matchmaking: k distinct active entrants, a newcomer seated at once, every pair
-meeting over time, the same choice from the same state, and a field ranked closer to its
-true order than uniform random pairing ranks it (the simulation behind arena bench league)."""
+"""League matchmaking: k distinct active entrants, a newcomer seated at once (the earliest
+entered first), an exploring table for the pair that met least, the most uncertain entrant
+opening a table of three, every pair meeting over time, the same choice from the same state,
+and a field ranked closer to its true order than uniform random pairing ranks it (the
+simulation behind arena bench league)."""
 
 from __future__ import annotations
 
@@ -82,3 +84,41 @@ def test_the_league_ranks_a_simulated_field_faster_than_random_pairing() -> None
                                      "-g", "12", "-f", "json"])
     assert shown.exit_code == 0
     assert set(json.loads(shown.stdout)["curves"]) == {"league", "random"}
+
+
+def _played_field(n: int) -> FieldState:
+    """``n`` entrants who have each played a table: no newcomer among them."""
+    state = FieldState(active=list(range(n)), beta=25 / 6,
+                       ratings={b: Rating(25.0 + b / 3, 1.0) for b in range(n)})
+    for b in range(n):
+        state.tables[b] += 1
+    return state
+
+
+def test_newcomers_sit_in_the_order_they_entered() -> None:
+    state = _played_field(6)
+    for late in (6, 7, 8):  # three versions entered one after another, fresh ratings
+        state.active.append(late)
+        state.ratings[late] = Rating(25.0, 25 / 3)
+    first = next_table(state, 2, 7, 1, explore=0.0)
+    assert first[0] == 6 and 8 not in first
+    state.add_table(first)
+    assert 8 in next_table(state, 2, 7, 2, explore=0.0)
+
+
+def test_an_exploring_table_goes_to_the_pair_that_met_least() -> None:
+    state = _played_field(4)
+    for a, b in combinations(range(4), 2):
+        for _ in range(3 if (a, b) != (1, 3) else 1):
+            state.add_table((a, b))
+    assert sorted(next_table(state, 2, 5, 9, explore=1.0)) == [1, 3]
+    # at 3 players the third seat is the entrant that met the pair least
+    state.add_table((0, 1))
+    state.add_table((0, 3))
+    assert sorted(next_table(state, 3, 5, 9, explore=1.0)) == [1, 2, 3]
+
+
+def test_the_most_uncertain_entrant_opens_a_table_of_three() -> None:
+    state = _played_field(6)
+    state.ratings[5] = Rating(45.0, 3.0)  # far from the field, so no seat would go to it
+    assert 5 in next_table(state, 3, 1, 1, explore=0.0)

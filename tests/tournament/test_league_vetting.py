@@ -24,7 +24,7 @@ from arena.sandbox import Limits, reaper
 from arena.tournament import league
 from arena.tournament.events import Progress, RunWarning
 from arena.tournament.league_store import request_stop
-from arena.tournament.league_vetting import VetQueue, VetScope
+from arena.tournament.league_vetting import VetCancelled, VetQueue, VetScope
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
 
@@ -591,3 +591,19 @@ def test_a_cancelled_vet_ends_bots_of_any_connection(
     if markers[0] is not None:
         assert _left_running(markers[0]) == []
     assert queue.ended() == {}
+
+
+def test_a_cancelled_vet_starts_no_bot_any_more() -> None:
+    """A vet's thread may go on after its cancellation (a check between two starts): each
+    start it asks for from then on is refused, never a bot process outliving the vet."""
+    started: list[Sequence[str]] = []
+
+    def launcher(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
+        started.append(command)
+        raise AssertionError("a bot started for a cancelled vet")
+
+    scope = VetScope(launcher)
+    scope.cancel()
+    with pytest.raises(VetCancelled):
+        scope.launch(["python3", "bot.py"], ".", Limits())
+    assert started == [] and scope.cancelled.is_set()

@@ -140,6 +140,8 @@ def test_tables_go_on_while_a_version_is_vetted_and_it_enters_after_its_vet(
             shown_while_held.extend(json.dumps(vet) for vet in _json(db)["vetting"])
         played_while_held.append(event.done)
         if event.done >= 8:  # table 4 played out: let the vet end, then wait until it has
+            # still said since the table it was first seen at, not the last poll's
+            shown_while_held.extend(_lines_of(held.key, db))
             held.release.set()
             queues[0].wait(_HELD_AT_MOST_S)
 
@@ -149,7 +151,8 @@ def test_tables_go_on_while_a_version_is_vetted_and_it_enters_after_its_vet(
     assert played_while_held[-1] - played_while_held[0] >= 4
     assert shown_while_held == [f"  {held.key}: being vetted since table 2",
                                 json.dumps({"bot": held.key, "since_table": 2,
-                                            "gave_way": []})]
+                                            "gave_way": []}),
+                                f"  {held.key}: being vetted since table 2"]
     entries = _lines_of(held.key, db)
     if refusal is None:
         assert entries == [f"  {held.key}: active since table 5"]

@@ -1,14 +1,16 @@
 """What a league's tables are made of: each table its own deal from the league's seed, the
 table sizes of a list taken in turn from the first, the ratings the league chooses from the
-same as its leaderboard's, a stop request left by a run no longer alive not stopping the
-next run; and what a new version retires: its own bot's older version only, each said retired
-at the table of the version after it."""
+same as its leaderboard's, a budget of minutes counted from the run's start, a stop request
+left by a run no longer alive not stopping the next run; and what a new version retires: its
+own bot's older version only, each said retired at the table of the version after it."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from tournament_fixtures import FIXTURES, PassedCheck, bots_dir_for, league_spec, runner
@@ -155,3 +157,21 @@ def test_each_retired_version_is_said_retired_at_the_table_of_the_version_after_
     assert lines[0].endswith(": entered at table 1, retired at table 3"), lines
     assert lines[1] == f"first@{versions[0]}: entered at table 3, retired at table 5"
     assert lines[2] == f"first@{versions[1]}: active since table 5"
+
+
+def test_a_budget_of_minutes_stops_the_run_once_that_many_minutes_passed(
+        tmp_path: Path, registry: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The league's clock is moved on by the games (half a minute after table 1, a minute and
+    a half after table 2), so the test does not depend on how fast they are played."""
+    ahead = [0.0]
+    monkeypatch.setattr(league, "time", SimpleNamespace(
+        monotonic=lambda: time.monotonic() + ahead[0]))
+
+    def report(event: object) -> None:
+        if isinstance(event, Progress):
+            ahead[0] = {2: 30.0, 4: 90.0}.get(event.done, ahead[0])
+
+    summary = run_tournament(load_spec(league_spec(tmp_path, tmp_path / "a.db", None,
+                                                   budget={"minutes": 1})),
+                             1, report=report, vetter=lambda bot, scope: None)
+    assert (summary.state, summary.games_done) == ("finished", 4)

@@ -1,5 +1,6 @@
 """What a league's tables are made of: each table its own deal from the league's seed, the
-table sizes of a list taken in turn from the first, the ratings the league chooses from the
+table sizes of a list taken in turn from the first, a batch's tables each chosen after the
+ones before it, the ratings the league chooses from the
 same as its leaderboard's, a budget of minutes counted from the run's start, a stop request
 left by a run no longer alive not stopping the next run; and what a new version retires: its
 own bot's older version only, each said retired at the table of the version after it."""
@@ -175,3 +176,15 @@ def test_a_budget_of_minutes_stops_the_run_once_that_many_minutes_passed(
                                                    budget={"minutes": 1})),
                              1, report=report, vetter=lambda bot, scope: None)
     assert (summary.state, summary.games_done) == ("finished", 4)
+
+
+def test_a_batch_counts_its_tables_chosen_before_as_played(
+        tmp_path: Path, registry: Path) -> None:
+    """Three newcomers at tables of two, two tables at once: the second table of the first
+    batch seats the newcomer the first left out, rather than choosing as if nothing were
+    chosen yet (the first table again)."""
+    db = tmp_path / "a.db"
+    _run(league_spec(tmp_path, db, 4, tables_at_once=2))
+    tables = {number: sorted(seats) for number, index, seats, _ in _tables(db) if index == 0}
+    assert sorted(tables) == [1, 2]
+    assert tables[1] != tables[2] and set(tables[1]) | set(tables[2]) == set(_bot_ids(db).values())

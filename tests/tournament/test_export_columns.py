@@ -1,0 +1,55 @@
+"""``arena export`` writes each stored game's every column as the store holds it: the line
+another tool reads (docs/RECORDS.md, "Exported games")."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.tournament.game_records import compress_record
+from arena.tournament.store import Store
+
+runner = CliRunner()
+
+#: A game whose every field differs from the others and from a default: a swapped or dropped
+#: column shows.
+RECORD: dict[str, Any] = {"seed": 77, "result": {"placements": [1, 2], "desmos": ["Run", "Pair"],
+                                                 "ascension": True, "tiebreak": "desmos"}}
+ROW: dict[str, Any] = {
+    "id": "cup/r2/t1/g3", "round": 2, "table_index": 1, "game_index": 3, "seed": 77,
+    "seats": [2, 1], "starting_seat": 1, "placements": [1, 2], "desmos": ["Run", "Pair"],
+    "ascension": True, "tiebreak": "desmos",
+    "failures": [{"seat": 1, "bot": "zoé@v2", "type": "timeout", "detail": "slow"}],
+    "forfeits": {}, "decisions": 17, "duration_s": 0.25, "latency": [{}, {}]}
+
+
+def _stored(db: Path) -> None:
+    with Store(db) as store:
+        row = store.create_tournament(
+            name="cup", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=2,
+            games_planned=1, spec_path=None,
+            bots=[("zoé", "v2", "bots/zoe.py", {}), ("b", "v1", "bots/b.py", {})])
+        store.record_game(row.id, ROW, compress_record(RECORD))
+
+
+def test_an_exported_line_holds_every_column_of_its_game(tmp_path: Path) -> None:
+    db, out = tmp_path / "arena.db", tmp_path / "games.jsonl"
+    _stored(db)
+    result = runner.invoke(app, ["export", "cup", "-o", str(out), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"Wrote 1 game of cup to {out}\n"
+    [line] = out.read_text(encoding="utf-8").splitlines()
+    assert json.loads(line) == {
+        "schema_version": 1, "tournament": "cup", "game_id": "cup/r2/t1/g3", "round": 2,
+        "table": 1, "game": 3, "seed": 77, "seats": ["b@v1", "zoé@v2"], "starting_seat": 1,
+        "placements": [1, 2], "desmos": ["Run", "Pair"], "ascension": True,
+        "tiebreak": "desmos", "forfeits": {}, "points": [1.0, 0.0],
+        "failures": ROW["failures"], "decisions": 17, "duration_s": 0.25, "record": RECORD}
+    # UTF-8 as it is, not \u escapes: a reader greps the file for a bot's name
+    assert '"seats":["b@v1","zoé@v2"]' in line

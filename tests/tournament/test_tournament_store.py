@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.errors import StoreError, TournamentNotFoundError
-from arena.tournament.dbfiles import SCHEMA_VERSION
+from arena.tournament.dbfiles import SCHEMA_VERSION, table_names
 from arena.tournament.game_records import compress_record, export_records, game_record, record_blobs
 from arena.tournament.runlock import runner_pid
 from arena.tournament.store import Store, TableRow, game_id
@@ -206,6 +206,47 @@ def test_fresh_deletes_everything_of_the_tournament(tmp_path: Path) -> None:
         assert store.tournament("t") is None
         assert store.count_games(other) == 1
         assert store.conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 1
+
+
+def test_fresh_leaves_no_row_of_the_tournament_in_any_table(tmp_path: Path) -> None:
+    """SQLite gives the next tournament the id of the last one deleted: a bye, a rating step
+    or a stamp left under it would be the fresh tournament's (points it never won, the old
+    games' rating steps reused for its own games of the same ids)."""
+    with Store(tmp_path / "arena.db") as store:
+        tid = make(store)
+        store.add_tables(tid, [TableRow(1, 0, (1, 2), 99, 0, 2)], [(1, 2, 2.0)])
+        store.record_game(tid, game("t/r1/t0/g0"), compress_record({}))
+        store.conn.execute("INSERT INTO rating_history (tournament_id, game_id, bot_id) "
+                           "VALUES (?, 't/r1/t0/g0', 1)", (tid,))
+        store.conn.execute("INSERT INTO rating_stamps (tournament_id, settings_json, rules) "
+                           "VALUES (?, '{}', 'r')", (tid,))
+        store.delete_tournament(tid)
+        left = {table: store.conn.execute(f"SELECT COUNT(*) FROM {table} WHERE tournament_id "
+                                          "= ?", (tid,)).fetchone()[0]
+                for table in table_names(store.conn)
+                if "tournament_id" in {c[1] for c in store.conn.execute(
+                    f"PRAGMA table_info({table})")}}
+        assert left and set(left.values()) == {0}, left
+        fresh = make(store)
+        assert store.byes(fresh) == [] and store.tables(fresh) == []
+
+
+def test_status_says_when_a_tournament_finished_and_not_once_it_runs_again(
+        tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    with Store(db) as store:
+        tid = make(store)
+        store.set_state(tid, "finished")
+        row = store.tournament("t")
+        assert row is not None and row.finished_at is not None
+        assert dt.datetime.fromisoformat(row.finished_at) >= \
+            dt.datetime.fromisoformat(row.created_at)
+    said = CliRunner().invoke(app, ["status", "t", "--db", str(db)]).stdout.splitlines()
+    assert said[2] == f"created {row.created_at}; finished {row.finished_at}"
+    with Store(db) as store:
+        store.set_state(tid, "running")  # a league resumed, or a Swiss given rounds
+        again = store.tournament("t")
+        assert again is not None and again.finished_at is None
 
 
 def test_missing_database_and_tournament(tmp_path: Path) -> None:

@@ -286,10 +286,12 @@ def test_a_database_that_is_not_ours_is_refused_unchanged(tmp_path: Path) -> Non
     conn.close()
 
 
-def test_another_programs_table_named_tournaments_is_not_ours(tmp_path: Path) -> None:
+@pytest.mark.parametrize("columns", ["x", "id, name, date"])
+def test_another_programs_table_named_tournaments_is_not_ours(tmp_path: Path,
+                                                              columns: str) -> None:
     other = tmp_path / "other.db"
     with sqlite3.connect(other) as conn:
-        conn.execute("CREATE TABLE tournaments (x)")
+        conn.execute(f"CREATE TABLE tournaments ({columns})")
     conn.close()
     before = other.read_bytes()
     for create in (True, False):
@@ -373,6 +375,36 @@ def test_a_lock_file_removed_under_a_waiting_run_is_not_shared(tmp_path: Path) -
                 with store.lock("t"):
                     pass
         stale.close()
+
+
+def test_a_lock_file_removed_as_a_run_locks_it_is_not_locked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run before ends (removing its lock file) between this run's opening of the file and
+    its lock: a lock on the removed file would hide this run from the next, and both would
+    play the same games."""
+    import fcntl
+
+    from arena.tournament import runlock
+
+    path = tmp_path / ".arena.db.t.lock"
+    path.write_text("4242")  # the ending run's
+    flock, ended = fcntl.flock, []
+
+    def the_run_before_ends(fd: int, operation: int) -> None:
+        if not ended:
+            ended.append(True)
+            path.unlink()
+        flock(fd, operation)
+
+    with Store(tmp_path / "arena.db") as store:
+        monkeypatch.setattr(runlock.fcntl, "flock", the_run_before_ends)
+        with store.lock("t"):
+            assert runner_pid(tmp_path / "arena.db", "t") == os.getpid()
+            with pytest.raises(StoreError) as info:
+                with store.lock("t"):
+                    pass
+    assert str(info.value) == (f"tournament 't' is being run by another process (pid "
+                               f"{os.getpid()}); wait for it or stop it first")
 
 
 def test_a_lock_that_cannot_be_made_is_one_error(tmp_path: Path) -> None:

@@ -318,15 +318,18 @@ def test_a_database_that_may_not_be_written_is_said_so(tmp_path: Path,
     path = tmp_path / "results" / "x.db"
     make(Store(path))
     real_access = os.access
-    monkeypatch.setattr(os, "access", lambda p, mode, **kw: (
-        False if mode == os.W_OK and Path(p) in (path, path.parent) else real_access(p, mode)))
-    with pytest.raises(StoreError) as info:
-        Store(path)
-    assert str(info.value) == (
-        f"cannot write the results database {path}: {path.parent} is not writable (a read-only "
-        "file system, or another user's); the reading commands (arena status, leaderboard, "
-        "export) still read it; to run or delete, copy it somewhere writable and give --db")
-    assert Store(path, create=False, read_only=True).require("t").name == "t"
+    for unwritable, named in (((path, path.parent), path.parent), ((path,), path)):
+        # the directory (a read-only mount), or the file alone (another user's, chmod a-w)
+        monkeypatch.setattr(os, "access", lambda p, mode, unwritable=unwritable, **kw: (
+            False if mode == os.W_OK and Path(p) in unwritable else real_access(p, mode)))
+        with pytest.raises(StoreError) as info:
+            Store(path)
+        assert str(info.value) == (
+            f"cannot write the results database {path}: {named} is not writable (a "
+            "read-only file system, or another user's); the reading commands (arena status, "
+            "leaderboard, export) still read it; to run or delete, copy it somewhere writable "
+            "and give --db")
+        assert Store(path, create=False, read_only=True).require("t").name == "t"
 
 
 def test_a_file_in_the_way_of_the_database_is_named(tmp_path: Path) -> None:

@@ -810,3 +810,14 @@ def test_a_database_another_process_is_making_is_left_to_it(
     assert [name for name in _left_beside(db) if name in made] == made
     maker.communicate("")
     assert maker.returncode == 0 and _left_beside(db) == []
+
+
+def test_a_new_database_its_live_maker_has_not_locked_yet_is_left_to_it(tmp_path: Path) -> None:
+    """Between making its temporary file and locking it, a live run's file is unlocked: its
+    process id, alive, keeps another start from removing it."""
+    db = tmp_path / "r.db"
+    making = tmp_path / f".r.db.{os.getpid()}-abc.new"
+    making.write_bytes(b"")
+    with Store(db) as store:
+        make(store)
+    assert making.exists()

@@ -53,3 +53,16 @@ def test_an_exported_line_holds_every_column_of_its_game(tmp_path: Path) -> None
         "failures": ROW["failures"], "decisions": 17, "duration_s": 0.25, "record": RECORD}
     # UTF-8 as it is, not \u escapes: a reader greps the file for a bot's name
     assert '"seats":["b@v1","zoé@v2"]' in line
+
+
+def test_an_export_whose_every_record_is_damaged_is_refused_and_writes_nothing(
+        tmp_path: Path) -> None:
+    db, out = tmp_path / "arena.db", tmp_path / "games.jsonl"
+    _stored(db)
+    with Store(db) as store:
+        store.conn.execute("UPDATE records SET record = ?", (b"not a compressed record",))
+    result = runner.invoke(app, ["export", "cup", "-o", str(out), "--db", str(db)])
+    assert (result.exit_code, result.stderr) == (1, (
+        "Error: game cup/r2/t1/g3: its stored record is damaged (Error -3 while "
+        "decompressing data: incorrect header check)\n"))
+    assert not out.exists()

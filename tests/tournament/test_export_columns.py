@@ -66,3 +66,24 @@ def test_an_export_whose_every_record_is_damaged_is_refused_and_writes_nothing(
         "Error: game cup/r2/t1/g3: its stored record is damaged (Error -3 while "
         "decompressing data: incorrect header check)\n"))
     assert not out.exists()
+
+
+def test_export_and_status_records_keep_play_order_past_game_9(tmp_path: Path) -> None:
+    """g10 sorts before g2 as text: the files go by round, table and game, as played."""
+    db, out, records = tmp_path / "arena.db", tmp_path / "games.jsonl", tmp_path / "r.jsonl"
+    with Store(db) as store:
+        row = store.create_tournament(
+            name="cup", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=12, spec_path=None,
+            bots=[("a", "v1", "bots/a.py", {}), ("b", "v1", "bots/b.py", {})])
+        for index in range(12):
+            store.record_game(row.id, {**ROW, "id": f"cup/r1/t0/g{index}", "round": 1,
+                                       "table_index": 0, "game_index": index, "seats": [1, 2]},
+                              compress_record({"game": index}))
+    assert runner.invoke(app, ["export", "cup", "-o", str(out), "--db", str(db)]).exit_code == 0
+    assert [json.loads(line)["game"] for line in out.read_text().splitlines()] == list(range(12))
+    result = runner.invoke(app, ["status", "cup", "--records", str(records), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line) for line in records.read_text().splitlines()] == [
+        {"game": index} for index in range(12)]

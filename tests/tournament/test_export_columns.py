@@ -61,10 +61,13 @@ def test_an_export_whose_every_record_is_damaged_is_refused_and_writes_nothing(
     _stored(db)
     with Store(db) as store:
         store.conn.execute("UPDATE records SET record = ?", (b"not a compressed record",))
+    damaged = ("Error: game cup/r2/t1/g3: its stored record is damaged (Error -3 while "
+               "decompressing data: incorrect header check)\n")
     result = runner.invoke(app, ["export", "cup", "-o", str(out), "--db", str(db)])
-    assert (result.exit_code, result.stderr) == (1, (
-        "Error: game cup/r2/t1/g3: its stored record is damaged (Error -3 while "
-        "decompressing data: incorrect header check)\n"))
+    assert (result.exit_code, result.stderr) == (1, damaged)
+    assert not out.exists()
+    result = runner.invoke(app, ["status", "cup", "--records", str(out), "--db", str(db)])
+    assert (result.exit_code, result.stderr) == (1, damaged)
     assert not out.exists()
 
 

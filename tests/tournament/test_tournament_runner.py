@@ -132,6 +132,34 @@ def test_a_finished_tournament_run_again_starts_no_worker(
     assert starts == []
 
 
+def test_a_resumed_run_plays_only_the_tables_with_games_missing(
+    reference: tuple[Path, RunSummary], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed as the last round's first table played: the run that resumes plays that table
+    alone (from its first game, storing the missing ones), not the finished ones again."""
+    db = tmp_path / "killed.db"
+    db.touch(mode=0o600)
+    with sqlite3.connect(reference[0]) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+        copy.execute("DELETE FROM games WHERE round = 3 AND table_index = 0 AND game_index > 0")
+        copy.execute("DELETE FROM records WHERE game_id NOT IN (SELECT id FROM games)")
+        copy.execute("UPDATE tables SET finished_at = NULL WHERE round = 3 AND table_index = 0")
+        copy.execute("UPDATE tournaments SET state = 'running', finished_at = NULL")
+    copy.close()
+    played: list[list[tuple[int, int]]] = []
+    run = LocalPool.run
+
+    def counted_run(pool: LocalPool, tasks: Any, *args: Any, **kwargs: Any) -> None:
+        played.append([(task.round, task.table) for task in tasks])
+        run(pool, tasks, *args, **kwargs)
+
+    monkeypatch.setattr(LocalPool, "run", counted_run)
+    summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 2)
+    assert (summary.state, summary.games_before, summary.games_recorded) == ("finished", 16, 2)
+    assert played == [[(3, 0)]]
+    assert signature(db, "swiss-e2e") == signature(reference[0], "swiss-e2e")
+
+
 def test_games_are_the_same_whether_workers_keep_bot_processes_or_not(
     reference: tuple[Path, RunSummary], tmp_path: Path
 ) -> None:

@@ -1801,3 +1801,17 @@ def test_a_did_you_mean_quotes_a_hand_edited_name_as_it_is_pasted(bots: Path) ->
     with pytest.raises(BotNotFoundError) as info:
         resolve("go\u200bne", bots)
     assert "or arena bots remove $'go\\u200bne' drops its entry" in str(info.value), info.value
+
+
+def test_an_update_from_a_module_to_a_directory_leaves_no_old_file(tmp_path: Path,
+                                                                   bots: Path) -> None:
+    """Left beside the new directory, alpha.py would be found again as a bot 'alpha' of the
+    author's own once the registered one is removed."""
+    old = resolve("alpha", bots)
+    source = tmp_path / "alpha"
+    source.mkdir()
+    (source / "bot.py").write_text(MODULE.replace('"mine"', '"alpha"') + "\n# a package now\n")
+    new = submit(source, bots_dir=bots, check=passing, update=True)
+    assert new.path == (bots / "alpha").resolve() and not (bots / "alpha.py").exists()
+    assert resolve(f"alpha@{old.version}", bots).version == old.version  # kept, as ever
+    assert submitted(bots)["alpha"]["path"] == "alpha"

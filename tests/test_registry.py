@@ -149,6 +149,9 @@ def test_directory_version_covers_every_file_but_caches(bots: Path) -> None:
     (beta / "__pycache__").mkdir()
     (beta / "__pycache__" / "x.pyc").write_bytes(b"\0")
     assert resolve(beta).version == first
+    for stray in ("old.pyc", "old.pyo"):  # an older Python's, beside the files: no launch copies it
+        (beta / stray).write_bytes(b"\0")
+        assert resolve(beta).version == first
     (beta / "data.json").write_text("{}")
     assert resolve(beta).version != first
 

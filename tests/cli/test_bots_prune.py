@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.registry import BotSpec, kept_versions, resolve, submit
-from arena.tournament.store import Store
+from arena.tournament.store import Store, TableRow, stored_bot_id
 
 SAMPLES = Path(__file__).resolve().parents[2] / "bots"
 
@@ -188,3 +188,30 @@ def test_prune_as_json_lists_what_it_removes_and_keeps(tmp_path: Path) -> None:
     assert [p.name for p in versions.iterdir()] == [f"gone@{gone[1]}"]
     again = runner.invoke(app, args, env={"ARENA_BOTS_DIR": str(bots)})
     assert json.loads(again.stdout)["removed"] == []
+
+
+def test_a_finished_league_and_a_deal_an_earlier_version_began_keep_their_versions(
+        tmp_path: Path) -> None:
+    """A league runs on after it finishes (a new budget); an entry's earlier version finishes
+    the deal it began before --continue entered the new one: either starts its version
+    again."""
+    bots = tmp_path / "bots"
+    gone = [resolve(f"gone@{v}", bots) for v in _updated_twice(tmp_path, "gone", bots)]
+    db = tmp_path / "arena.db"
+    with Store(db) as store:
+        def made(name: str, format: str, bot: BotSpec) -> int:
+            return store.create_tournament(
+                name=name, spec_hash="abc", spec_json={}, format=format, players_per_game=2,
+                seed=1, event_date=dt.date(2026, 11, 29), rounds=1, games_planned=2,
+                spec_path=None, bots=[(bot.name, bot.version, str(bot.path), {})]).id
+
+        store.set_state(made("ladder", "league", gone[1]), "finished")
+        cup = made("cup", "swiss", resolve("greedy"))
+        earlier = stored_bot_id(store.conn, "gone", gone[0].version, str(gone[0].path), {})
+        store.add_tables(cup, [TableRow(1, 0, (earlier, store.entrant_ids(cup)[0]), 5, 0, 2)])
+    _forget(bots, "gone")
+    done = runner.invoke(app, ["bots", "prune", "--db", str(db)],
+                         env={"ARENA_BOTS_DIR": str(bots), "COLUMNS": "300"})
+    assert done.exit_code == 0, done.output
+    assert sorted(p.name for p in (bots / ".versions").iterdir()) == sorted(
+        f"gone@{bot.version}" for bot in gone)

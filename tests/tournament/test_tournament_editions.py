@@ -186,6 +186,29 @@ def test_continue_refuses_other_changes(tmp_path: Path, registry: Path) -> None:
         "comparison, --fresh starts anew")
 
 
+def test_continue_refuses_another_bot_in_an_entrants_place(tmp_path: Path,
+                                                        registry: Path) -> None:
+    """Another bot listed where one stood is no new version of it: its games and points
+    are not the other's to take over."""
+    db = tmp_path / "arena.db"
+    _submit(registry, FIRST)
+    spec = _spec(tmp_path, db)
+    run_tournament(load_spec(spec), 1)
+    _forget_round(db, 2)
+    other = _spec(tmp_path, db, bots=["mine", str(SAMPLES / "greedy.py"),
+                                      str(SAMPLES / "random.py")])
+    with pytest.raises(StoreError) as info:
+        run_tournament(load_spec(other), 1, carry_on=True)
+    stored = sqlite3.connect(str(db)).execute("SELECT spec_hash FROM tournaments").fetchone()[0]
+    left, joined = (resolve(str(SAMPLES / f"{bot}.py")).key for bot in ("collector", "random"))
+    assert str(info.value) == (
+        f"--continue enters new versions of the same bots, and tournament 'cup' changed more "
+        f"(hash {stored}, this spec {load_spec(other).spec_hash()}: entrants changed ({left} "
+        f"left; {joined} joined)); --new-edition starts cup-2 and keeps this one for "
+        "comparison, --fresh starts anew")
+    assert not [key for key in _games_by_version(db, "cup") if key.startswith("random@")]
+
+
 def test_a_new_edition_keeps_the_old_one_and_is_resumed_by_name(
         tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "arena.db"

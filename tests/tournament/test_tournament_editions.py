@@ -228,6 +228,21 @@ def test_a_new_edition_keeps_the_old_one_and_is_resumed_by_name(
     assert "cup-2" in listed.stdout and "cup " in listed.stdout
 
 
+def test_a_new_edition_skips_a_name_another_tournament_holds(tmp_path: Path,
+                                                          registry: Path) -> None:
+    """A tournament named cup-2 by a spec of its own is no edition of cup: the new edition
+    is cup-3, and cup-2 keeps its games."""
+    db = tmp_path / "arena.db"
+    _submit(registry, FIRST)
+    run_tournament(load_spec(_spec(tmp_path, db, name="cup-2", games_per_match=2)), 1)
+    spec = _spec(tmp_path, db)
+    run_tournament(load_spec(spec), 1)
+    _update(tmp_path, registry)
+    edition = run_tournament(load_spec(spec), 1, new_edition=True)
+    assert (edition.name, edition.games_recorded) == ("cup-3", 6)
+    assert sum(_games_by_version(db, "cup-2").values()) == 24
+
+
 def test_a_spec_put_back_as_it_was_resumes_its_own_edition(
         tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "arena.db"

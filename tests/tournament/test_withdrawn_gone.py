@@ -98,6 +98,19 @@ def test_a_withdrawn_bot_whose_files_are_gone_is_taken_from_the_store(tmp_path: 
     assert (rerun.exit_code, rerun.stderr) == (1, f"Error: bot module {cheat} not found\n")
 
 
+def test_a_gone_bot_stands_in_only_for_the_entry_it_was_written_as(tmp_path: Path) -> None:
+    """A spec naming another file where the gone bot stood (a typo, a bot never entered) is
+    not taken for the stored bot: the stored entrant was written otherwise."""
+    cheat = _cheat(tmp_path)
+    _played(_spec(tmp_path))
+    cheat.unlink()
+    spec = _spec(tmp_path, rounds=3, withdrawn={"last": 3}, bots=[*FIELD[:4], "cheats.py"])
+    result = _run(spec)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: {spec} is not a valid tournament spec:\n"
+                                    "  bots[4]: no bot at cheats.py"), result.stderr
+
+
 def test_a_gone_bot_not_withdrawn_is_told_how_to_withdraw_it(tmp_path: Path) -> None:
     cheat = _cheat(tmp_path)
     spec = _spec(tmp_path, rounds=3)

@@ -28,14 +28,19 @@ ROW: dict[str, Any] = {
     "forfeits": {}, "decisions": 17, "duration_s": 0.25, "latency": [{}, {}]}
 
 
+def _cup(store: Store, games: int, first: str = "zoé@v2") -> int:
+    """A round robin 'cup' of ``first`` and b@v1 planning ``games``: its id."""
+    name, version = first.split("@")
+    return store.create_tournament(
+        name="cup", spec_hash="abc", spec_json={}, format="round_robin", players_per_game=2,
+        seed=1, event_date=dt.date(2026, 11, 29), rounds=2, games_planned=games,
+        spec_path=None, bots=[(name, version, "bots/one.py", {}), ("b", "v1", "bots/b.py", {})]
+    ).id
+
+
 def _stored(db: Path) -> None:
     with Store(db) as store:
-        row = store.create_tournament(
-            name="cup", spec_hash="abc", spec_json={}, format="round_robin",
-            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=2,
-            games_planned=1, spec_path=None,
-            bots=[("zoé", "v2", "bots/zoe.py", {}), ("b", "v1", "bots/b.py", {})])
-        store.record_game(row.id, ROW, compress_record(RECORD))
+        store.record_game(_cup(store, 1), ROW, compress_record(RECORD))
 
 
 def test_an_exported_line_holds_every_column_of_its_game(tmp_path: Path) -> None:
@@ -75,13 +80,9 @@ def test_export_and_status_records_keep_play_order_past_game_9(tmp_path: Path) -
     """g10 sorts before g2 as text: the files go by round, table and game, as played."""
     db, out, records = tmp_path / "arena.db", tmp_path / "games.jsonl", tmp_path / "r.jsonl"
     with Store(db) as store:
-        row = store.create_tournament(
-            name="cup", spec_hash="abc", spec_json={}, format="round_robin",
-            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
-            games_planned=12, spec_path=None,
-            bots=[("a", "v1", "bots/a.py", {}), ("b", "v1", "bots/b.py", {})])
+        cup = _cup(store, 12, "a@v1")
         for index in range(12):
-            store.record_game(row.id, {**ROW, "id": f"cup/r1/t0/g{index}", "round": 1,
+            store.record_game(cup, {**ROW, "id": f"cup/r1/t0/g{index}", "round": 1,
                                        "table_index": 0, "game_index": index, "seats": [1, 2]},
                               compress_record({"game": index}))
     assert runner.invoke(app, ["export", "cup", "-o", str(out), "--db", str(db)]).exit_code == 0

@@ -1818,3 +1818,49 @@ def test_an_update_from_a_module_to_a_directory_leaves_no_old_file(tmp_path: Pat
     assert new.path == (bots / "alpha").resolve() and not (bots / "alpha.py").exists()
     assert resolve(f"alpha@{old.version}", bots).version == old.version  # kept, as ever
     assert submitted(bots)["alpha"]["path"] == "alpha"
+
+
+def test_a_directory_version_covers_where_each_file_lies_and_its_name(bots: Path) -> None:
+    """The same bytes under another name or in another directory are other files to the
+    bot (``open('data/a.json')`` fails once it moved): another version."""
+    beta = bots / "beta"
+    (beta / "data").mkdir()
+    (beta / "data" / "a.json").write_text("{}")
+    versions = [resolve(beta).version]
+    (beta / "other").mkdir()
+    (beta / "data" / "a.json").rename(beta / "other" / "a.json")
+    versions.append(resolve(beta).version)
+    (beta / "other" / "a.json").rename(beta / "other" / "b.json")
+    versions.append(resolve(beta).version)
+    assert len(set(versions)) == 3, versions
+
+
+def test_removing_a_bot_keeps_the_versions_of_one_whose_name_it_begins(tmp_path: Path,
+                                                                       bots: Path) -> None:
+    from arena.registry import unregister
+
+    kept: dict[str, str] = {}
+    for name in ("foo", "foobar"):
+        source = tmp_path / f"{name}.py"
+        for edit in ("", "# v2\n"):
+            source.write_text(MODULE.replace('"mine"', f'"{name}"') + edit)
+            kept.setdefault(name, submit(source, bots_dir=bots, check=passing,
+                                         update=True).version)
+    assert set(kept_versions("foo", bots)) == {kept["foo"]}
+    assert unregister("foo", bots).kept == 1
+    assert set(kept_versions("foobar", bots)) == {kept["foobar"]}
+    assert resolve(f"foobar@{kept['foobar']}", bots).version == kept["foobar"]
+
+
+def test_a_kept_version_whose_files_were_changed_is_refused(tmp_path: Path, bots: Path) -> None:
+    old = resolve("alpha", bots).version
+    source = tmp_path / "alpha.py"
+    source.write_text(MODULE.replace('"mine"', '"alpha"') + "\n# better\n")
+    submit(source, bots_dir=bots, check=passing, update=True)
+    copy = bots / ".versions" / f"alpha@{old}" / "alpha.py"
+    copy.write_text(copy.read_text() + "# changed by hand\n")
+    changed = resolve(copy).version
+    with pytest.raises(ManifestError) as info:
+        resolve(f"alpha@{old}", bots)
+    assert str(info.value) == (f"the kept copy of alpha@{old} was changed (its files hash "
+                               f"to {changed})")

@@ -1864,3 +1864,19 @@ def test_a_kept_version_whose_files_were_changed_is_refused(tmp_path: Path, bots
         resolve(f"alpha@{old}", bots)
     assert str(info.value) == (f"the kept copy of alpha@{old} was changed (its files hash "
                                f"to {changed})")
+
+
+def test_an_entry_with_options_plays_on_from_the_kept_copy_of_its_files(tmp_path: Path,
+                                                                        bots: Path) -> None:
+    """The kept copy is named by the files' version, which an entry's options do not change:
+    an entry given options plays on from it as a bare one does."""
+    from arena.registry import kept_copy
+
+    entered = resolve("alpha", bots).with_options({"depth": 3})
+    source = tmp_path / "alpha.py"
+    source.write_text(MODULE.replace('"mine"', '"alpha"') + "\n# better\n")
+    submit(source, bots_dir=bots, check=passing, update=True)
+    kept = kept_copy(entered)
+    assert kept is not None
+    assert (kept.version, kept.options) == (entered.version, {"depth": 3})
+    assert kept.path == bots / ".versions" / f"alpha@{entered.files_version}" / "alpha.py"

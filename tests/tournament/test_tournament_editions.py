@@ -4,6 +4,7 @@ the new version for the deals not begun (the old games stay rated under the old 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import shutil
 import sqlite3
@@ -16,8 +17,10 @@ from tournament_fixtures import REPO, PassedCheck, bots_dir_for, runner, write_s
 from arena.cli.main import app
 from arena.errors import StoreError
 from arena.registry import resolve, submit
+from arena.tournament.editions import stored_bot
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
+from arena.tournament.store import Store, stored_metadata
 
 SAMPLES = REPO / "bots"
 FIRST = Path(__file__).resolve().parent / "bots" / "first.py"
@@ -416,3 +419,20 @@ def test_once_the_first_edition_is_deleted_a_changed_spec_is_compared_with_the_s
     assert "--new-edition starts cup-3 and keeps this one for comparison" in result.stderr
     assert "arena leaderboard cup-2 --db" in result.stderr
     assert "'cup'" not in result.stderr and "leaderboard cup " not in result.stderr
+
+
+def test_an_earlier_version_finishing_its_deal_keeps_its_options(tmp_path: Path,
+                                                                 registry: Path) -> None:
+    """The version an entry held before --continue, entered with options, finishes the deal
+    it began with them: without, it would play as another entrant under its key."""
+    _submit(registry, FIRST)
+    entered = resolve("mine").with_options({"depth": 3})
+    with Store(tmp_path / "arena.db") as store:
+        row = store.create_tournament(
+            name="cup", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None, bots=[(
+                entered.name, entered.version, str(entered.path),
+                stored_metadata(entered.metadata, entered.options))])
+        held = stored_bot(store, store.entrant_ids(row.id)[0])
+    assert (held.key, held.options) == (entered.key, {"depth": 3})

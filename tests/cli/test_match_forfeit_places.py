@@ -25,3 +25,14 @@ def test_the_games_table_places_forfeited_seats_last() -> None:
                          games=games, bots=[], sandbox_level="", limits={}, duration_s=0.0)
     rows = [line.split() for line in games_table(match).splitlines()[2:]]
     assert [row[2:5] for row in rows] == [["3", "3", "3"], ["2", "1", "3"]]
+
+
+def test_the_games_table_names_who_started_each_game() -> None:
+    games = [_game(index, [1, 2, 3], {}) for index in range(3)]
+    for game in games:
+        game.starting_seat = game.game_index
+    match = MatchOutcome(match_id="m", seats=["a@1", "b@1", "c@1"], names=["a", "b", "c"],
+                         games=games, bots=[], sandbox_level="", limits={}, duration_s=0.0)
+    lines = games_table(match).splitlines()
+    assert lines[0].split()[:2] == ["game", "starts"]
+    assert [line.split()[1] for line in lines[2:]] == ["a", "b", "c"]

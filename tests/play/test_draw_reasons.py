@@ -10,7 +10,7 @@ import pytest
 from play_script import Script, news_each_step, play_out, quiet_console, random_table
 
 from arena.engine import GameConfig, RandomAgent, new_game
-from arena.play.draw_reasons import PALAESTRON, TURN, DrawReasons
+from arena.play.draw_reasons import BACK, PALAESTRON, SWAP, TURN, DrawReasons
 from arena.play.person import Person
 
 
@@ -63,3 +63,28 @@ class _PhoenixPlayer(Person):
         phoenix = decision.kind == "turn" and "Beast-5" in hand
         self.ask = Script([str(hand.index("Beast-5") + 1)] if phoenix else [])
         return super().choose(decision, observation)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_draw_after_a_swaps_discard_is_told_as_the_swaps(seed: int) -> None:
+    """`(the swap's draw)` and `(back to five)` after a forced discard, as docs/PLAY.md says
+    (where the Palaestron comes up instead, the draw in its place is told so)."""
+    state = random_table(2 + seed % 3, seed)
+    reasons = DrawReasons()
+    owed: dict[int, str] = {}  # by seat: the reason its next draw must give
+    told = {SWAP: 0, BACK: 0}
+    for news in news_each_step(state, seed):
+        for event in news[0]:
+            why = reasons.follow(event)
+            seat = event.get("seat")
+            if event["type"] == "discard" and event.get("why") == "swap":
+                owed[seat] = SWAP
+            elif event["type"] == "forced_discard" and not event["card"].startswith("God-"):
+                owed[seat] = BACK
+            elif event["type"] in ("pile_exhausted", "effect", "play", "set_trap"):
+                owed.pop(seat, None)  # another draw may come first, or none
+            elif event["type"] == "draw" and seat in owed:
+                expected = owed.pop(seat)
+                assert why in (expected, PALAESTRON), (seed, event, why)
+                told[expected] += why == expected
+    assert told[SWAP] > 0

@@ -68,3 +68,10 @@ def test_a_reveal_with_no_hidden_card_left_says_why_and_only_then(players: int) 
             missed += idle and not said
     if players == 2:  # the one opponent is the one chosen: every such effect is explained
         assert told and missed == 0
+
+
+def test_an_arcoi_against_hands_all_revealed_still_destroys_a_trap() -> None:
+    """Only an Arcoi with no trap to destroy needs a hidden card; an Atropos always does."""
+    assert why_idle("Arcoi-2", 0, 1, 0) is None
+    assert why_idle("Arcoi-2", 0, 0, 0) is not None
+    assert why_idle("Fate-3", 0, 1, 0) is not None

@@ -15,7 +15,7 @@ from arena.engine import RandomAgent, play_game
 from arena.engine.cards import NOTATION
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
-from arena.engine.narration import event_lines
+from arena.engine.narration import event_lines, header_lines
 from arena.errors import ReplayError
 from arena.web.replay import build_replay, option_label
 
@@ -303,3 +303,13 @@ def test_after_an_ascension_only_the_ascenders_hand_is_shown_whole() -> None:
     assert state.result is not None and state.result.ascension
     [ascension] = [e for _, e in state.log if e["type"] == "ascension"]
     assert _shown_hands(state) == [ascension["hand"], None, None]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 11), (3, 34)])
+def test_the_showdown_says_how_first_place_was_settled_as_arena_game_does(
+        players: int, seed: int) -> None:
+    """The page's "First place: ..." line (seed 34's tie went to Rock-paper-scissors)."""
+    record = played(players, seed, None)
+    [settled] = [line for line in header_lines(record) if "first place:" in line]
+    text = build_replay(record)["showdown"]["tiebreak_text"]
+    assert settled.strip() == f"first place: {text}"

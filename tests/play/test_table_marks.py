@@ -1,6 +1,6 @@
-"""The marks the table puts on cards and traps, as docs/PLAY.md describes them: ``(revealed)``
-on a hand's card every player sees, ``(used)`` only under ``reclaim=strict``, and a trap's turns
-left or ``until the end``."""
+"""The marks the table puts on cards, traps and options, as docs/PLAY.md describes them:
+``(revealed)`` on a hand's card every player sees, ``(used)`` only under ``reclaim=strict``, a
+trap's turns left or ``until the end``, the graveyards' counts, the default option in bold."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ def _start(seed: int = 3) -> dict[str, Any]:
     return state.observe(0).to_json()
 
 
-def _drawn(view: Observation, **rules: str) -> str:
+def _drawn(view: Observation) -> str:
     console, out = quiet_console()
-    console.print(table_view(view, HouseRules.from_json(rules) if rules else DEFAULT_RULES))
+    console.print(table_view(view))
     return out.getvalue()
 
 
@@ -64,17 +64,6 @@ def test_a_trap_outlasting_the_game_stays_until_the_end() -> None:
     assert "Sophoi-4 (until the end)" in _drawn(_with_trap(6))
 
 
-def test_a_trap_with_one_turn_left_says_turn() -> None:
-    assert "Sophoi-4 (1 turn left)" in _drawn(_with_trap(1))
-
-
-def test_a_seat_that_forfeited_is_marked_on_the_table() -> None:
-    console, out = quiet_console()
-    console.print(table_view(Observation.from_json(_start()), forfeited={1}))
-    rows = {line.split()[0]: line for line in out.getvalue().splitlines()[2:5]}
-    assert "bob (forfeited)" in rows["1"]
-    assert "forfeited" not in rows["0"] + rows["2"]
-
 
 def test_the_piles_line_counts_each_graveyard_and_shows_the_discards_last_cards() -> None:
     data = _start()
@@ -89,42 +78,6 @@ def test_the_piles_line_counts_each_graveyard_and_shows_the_discards_last_cards(
             f"{', '.join(unseen[2:6])}") in text
 
 
-def test_a_play_or_trigger_that_would_do_nothing_says_why_among_the_options() -> None:
-    """A fresh table: the Discard Graveyard is empty and no opponent has a trap."""
-    from arena.engine.decision import Decision
-    from arena.play.idle_effects import idle_notes
-    from arena.play.screen import decision_view
-
-    idle = idle_notes(Observation.from_json(_start()))
-    turn = Decision(0, "turn", ({"action": "hold"}, {"action": "play", "card": "God-2"},
-                                {"action": "play", "card": "God-1"},
-                                {"action": "trap", "card": "God-2"}), {})
-    trigger = Decision(0, "trigger", ({"trap": None}, {"trap": "Beast-3"}),
-                       {"why": "trigger a trap (or pass)", "window": "turn_start"})
-    lines = []
-    for decision in (turn, trigger):
-        console, out = quiet_console(width=200)
-        console.print(decision_view(decision, ["alice", "bob", "carol"], idle=idle))
-        lines += [line.strip() for line in out.getvalue().splitlines()]
-    [hades] = [line for line in lines if line.startswith("1  Play God-2")]
-    assert hades.endswith(": may trade a card for one in the Discard Graveyard "
-                          "(nothing in the graveyard to take)")
-    [hermes] = [line for line in lines if line.startswith("2  Play God-1")]
-    assert "(" not in hermes
-    assert lines[-1].endswith("(no opponent has a trap)") and "Beast-3" in lines[-1]
-
-
-def test_a_turns_traps_share_one_line_headed_by_their_numbers() -> None:
-    from arena.play.screen import decision_view, option_numbers
-
-    state = new_game(GameConfig(players=("alice", "bob", "carol"), seed=3, starting_seat=0))
-    decision, view = state.decision, state.observe(0)
-    assert decision is not None and decision.kind == "turn"
-    console, out = quiet_console()
-    console.print(decision_view(decision, list(view.players),
-                                numbering=option_numbers(decision, view)))
-    traps = "  ".join(f"{number} {card}" for number, card in enumerate(view.hand, start=6))
-    assert f" 6-10  Set as a trap: {traps}" in out.getvalue().replace("\xa0", " ")
 
 
 def test_the_first_option_enters_default_is_bold_and_no_other() -> None:

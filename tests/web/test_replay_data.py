@@ -313,3 +313,15 @@ def test_the_showdown_says_how_first_place_was_settled_as_arena_game_does(
     [settled] = [line for line in header_lines(record) if "first place:" in line]
     text = build_replay(record)["showdown"]["tiebreak_text"]
     assert settled.strip() == f"first place: {text}"
+
+
+def test_the_hands_shown_at_the_showdown_stay_shown_through_its_tie_break() -> None:
+    """Seed 34's tie goes to Rock-paper-scissors: at its throws every hand is public already
+    (RULES.md E23), as at the end; before the showdown none is."""
+    steps = build_replay(played(3, 34, None))["steps"]
+    throws = [step for step in steps if step.get("decision", {}).get("kind") == "rps"]
+    assert throws and all(step["phase"] == "showdown" for step in throws)
+    assert all(step["shown_hands"] == steps[-1]["shown_hands"] for step in throws)
+    assert all(None not in step["shown_hands"] for step in throws)
+    assert all(step["shown_hands"] is None for step in steps[:-1]
+               if step["phase"] != "showdown")

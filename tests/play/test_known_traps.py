@@ -41,3 +41,16 @@ def test_a_trap_set_while_revealed_is_shown_by_its_card() -> None:
     told = text.index("bot sets Beast-5 as a trap")
     [row] = [line for line in text[told:].splitlines() if line.startswith("1     bot")][:1]
     assert row.split() == ["1", "bot", "5", "Beast-5", "(known)", "Beast-5"]
+
+
+def test_a_trap_set_after_the_palaestron_cleared_the_arena_is_known_by_its_card() -> None:
+    """Every trap the Palaestron clears leaves its slot: the one set later is slot 0."""
+    known = KnownTraps()
+    for event in ({"type": "game_start", "players": ["alice", "bot"]},
+                  {"type": "set_trap", "seat": 1, "card": "Beast-5"},
+                  {"type": "set_trap", "seat": 1, "card": None},
+                  {"type": "trap_cleared", "seat": 1, "card": "Beast-5", "slot": 0},
+                  {"type": "trap_cleared", "seat": 1, "card": "Fate-2", "slot": 0},
+                  {"type": "set_trap", "seat": 1, "card": "Fate-4"}):
+        known.follow(event)
+    assert known.of(1, 1) == ["Fate-4"]

@@ -195,6 +195,7 @@ def test_labels_read_plainly() -> None:
     assert option_label("target", {"seat": 1, "slot": 0}, ["a", "bob"], {}) == "bob's trap 1"
     assert option_label("target", {"seat": 1}, ["a", "bob"], {}) == "bob (seat 1)"
     assert option_label("swap", {"swap": None}, [], {}) == "Keep your hand"
+    assert option_label("swap", {"swap": "Beast-5"}, [], {}) == "Swap away Beast-5 Phoenix"
     assert option_label("rps", {"throw": "rock"}, [], {}) == "Rock"
     assert option_label("card", {"card": "Fate-3"}, [], {}) == "Fate-3 Atropos"
     assert option_label("card", {"card": "Fate-3", "depth": 2}, [], {}) == \

@@ -171,6 +171,16 @@ def test_a_drawn_seed_stays_secret_until_the_tournament_finishes(tmp_path: Path)
     assert "drawn, secret until the tournament finishes" in index
 
 
+def test_a_drawn_seed_is_shown_once_finished_and_said_to_be_drawn(tmp_path: Path) -> None:
+    """As arena status says it: the seed a tournament drew, the spec giving none."""
+    from arena.web.data import load_tournament
+    from arena.web.site import render_page
+
+    db = site_db.build(tmp_path / "arena.db", drawn_seed=True)
+    index = render_page(load_tournament(db, "cup"), "index.html")
+    assert '<dd id="seed">987654321 (drawn: the spec gives none)</dd>' in index
+
+
 def test_game_html_writes_one_self_contained_page(cup_db: Path, tmp_path: Path) -> None:
     out = tmp_path / "game.html"
     code, stdout, _ = run("game", "cup/r2/t0/g1", "--html", str(out), "--db", str(cup_db))

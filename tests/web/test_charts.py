@@ -218,3 +218,25 @@ def test_bots_whose_lines_are_the_same_are_named_under_the_chart() -> None:
     apart = rating_chart({"beta": same, "alpha": [[0, 25.0, 8.3], [1, 29.4, 7.2]]},
                          ["beta", "alpha"], {})
     assert "hidden-lines" not in apart
+
+
+def test_each_line_plots_its_ratings_against_the_axis_as_labelled() -> None:
+    """Read back through the y axis's own tick labels, each bot's solid line passes through
+    its mu after each game and its dashed line through mu - 3 sigma."""
+    rated = {"alpha": [[0, 25.0, 8.3333], [1, 27.5, 7.0], [2, 29.0, 6.1]],
+             "beta": [[0, 25.0, 8.3333], [1, 22.5, 7.0], [2, 20.0, 6.2]]}
+    svg = rating_chart(rated, ["alpha", "beta"], {"alpha": "alpha", "beta": "beta"})
+    ticks = [(float(y), float(label)) for y, label in re.findall(
+        r'<text class="tick" x="[\d.]+" y="([\d.]+)" text-anchor="end">([\d.-]+)</text>', svg)]
+    (y_a, v_a), (y_b, v_b) = ticks[0], ticks[-1]
+
+    def value(y: float) -> float:  # the text's baseline sits 4 below its grid line
+        return v_a + (y - (y_a - 4)) * (v_b - v_a) / (y_b - y_a)
+
+    for key, rows in rated.items():
+        group = svg.split(f'data-bot="{key}"', 1)[1].split("</g>", 1)[0]
+        solid, dashed = re.findall(r'<polyline fill="none"[^>]*points="([^"]+)"', group)
+        for points, expected in ((solid, [mu for _, mu, _ in rows]),
+                                 (dashed, [mu - 3 * sigma for _, mu, sigma in rows])):
+            ys = [float(point.split(",")[1]) for point in points.split()]
+            assert [value(y) for y in ys] == pytest.approx(expected, abs=0.05), key

@@ -239,3 +239,32 @@ def test_a_bot_that_does_not_start_is_told_with_paths_under_its_directory(
         "reader did not start: exited before answering 'hello' (exit code 1); "
         f"FileNotFoundError: [Errno 2] No such file or directory: '{bot}/book.json' (at bot.py "
         "line 2, in <module>)")
+
+
+def test_the_score_counts_no_win_for_a_seat_that_forfeited() -> None:
+    """A forfeited seat never wins (RULES.md E18), even sharing first place: the running
+    score counts as the standings do."""
+    from arena.referee.outcome import GameOutcome
+
+    console, _ = quiet_console()
+    script = Script([])
+    series = Series(PlayRequest(bots=told_apart([str(BOTS / "random.py")]), name="alice",
+                                seed=4), Person(console, script, 0), console, script)
+    shared = GameOutcome(game_id="m/g0", game_index=0, seed=0, seats=["person:alice", "r@1"],
+                         names=["alice", "random"], starting_seat=0, placements=[1, 1],
+                         desmos=["Pair", "Pair"], ascension=False, tiebreak="none",
+                         failures=[], forfeits={1: "crash"}, decisions=0, duration_s=0.0,
+                         latency=[], record={})
+    series.match.played.append(shared)
+    assert series.score_line() == "After 1 game: alice 1 win, random 0 wins"
+
+
+@needs_sandbox
+def test_the_review_of_a_one_game_series_names_the_seed_that_deals_it_again() -> None:
+    console, out = quiet_console(width=200)  # the seed line unwrapped
+    script = _menu_then_enter(["r", ""])
+    request = PlayRequest(bots=told_apart([str(BOTS / "random.py")]), seed=6, games=1,
+                          event_date=dt.date(2026, 12, 4))
+    Series(request, Person(console, script, 0), console, script).play()
+    assert ("Seed 6 (--seed 6 --event-date 2026-12-04 deals this game again)"
+            in out.getvalue().splitlines())

@@ -450,31 +450,66 @@ def test_what_a_bot_forked_dies_with_a_dead_referees_cgroup(tmp_path: Path, mode
     reap_adopted()
 
 
+def _stray_in_a_box(owner: str) -> tuple[Path, subprocess.Popen[bytes]]:
+    """A bot's process left running in the box ``arena-box-<owner>-...`` (as a bot user when
+    the test is root)."""
+    user = {"user": UID_BASE + UID_SPAN - 1} if os.geteuid() == 0 else {}
+    box = Path(tempfile.mkdtemp(prefix=f"{BOX_PREFIX}{owner}-"))
+    os.chmod(box, 0o755)
+    (box / "bot").mkdir(mode=0o755)
+    return box, subprocess.Popen(
+        ["sleep", "3600"], cwd=box / "bot", **user,
+        env={"PATH": os.environ["PATH"], ENV_MARKER: "mk" + secrets.token_hex(8)})
+
+
+def _owned_by(box: Path, owner: int) -> Path:
+    """``box`` renamed to name ``owner`` as its referee (the stray's working directory
+    follows it)."""
+    renamed = box.with_name(f"{BOX_PREFIX}{owner}-{box.name.rsplit('-', 1)[1]}")
+    box.rename(renamed)
+    return renamed
+
+
 def test_strays_of_a_referee_that_died_are_killed_and_a_live_referees_are_not() -> None:
     """What a dead referee's sandbox left running (its box named by its pid) is killed by the
-    next referee; the same process in a live referee's box is left alone."""
-    gone = subprocess.Popen(["true"])
-    gone.wait()  # a pid that no process has now
-    user = {"user": UID_BASE + UID_SPAN - 1} if os.geteuid() == 0 else {}
-    started = {}
+    next referee; the same process in a live referee's box is left alone. The dead referee is
+    a process that ended after its stray started, as a referee's bots start before it dies:
+    whatever took its number since started after the stray too."""
+    started: dict[str, tuple[Path, subprocess.Popen[bytes]]] = {}
     try:
-        for owner in (gone.pid, os.getpid()):
-            box = Path(tempfile.mkdtemp(prefix=f"arena-box-{owner}-"))
-            os.chmod(box, 0o755)
-            (box / "bot").mkdir(mode=0o755)
-            started[owner] = (box, subprocess.Popen(
-                ["sleep", "3600"], cwd=box / "bot", **user,
-                env={"PATH": os.environ["PATH"], ENV_MARKER: "mk" + secrets.token_hex(8)}))
+        started["live"] = _stray_in_a_box(str(os.getpid()))
+        started["dead"] = _stray_in_a_box("0")
+        gone = subprocess.Popen(["true"])
+        gone.wait()
+        started["dead"] = (_owned_by(started["dead"][0], gone.pid), started["dead"][1])
         killed = kill_strays()
-        assert started[gone.pid][1].pid in killed
-        assert started[gone.pid][1].wait(timeout=STARTUP_S) == -signal.SIGKILL
-        assert started[os.getpid()][1].pid not in killed
-        assert started[os.getpid()][1].poll() is None
+        assert started["dead"][1].pid in killed
+        assert started["dead"][1].wait(timeout=STARTUP_S) == -signal.SIGKILL
+        assert started["live"][1].pid not in killed
+        assert started["live"][1].poll() is None
     finally:
         for box, proc in started.values():
             proc.kill()
             proc.wait()
             shutil.rmtree(box)
+
+
+def test_strays_of_a_dead_referee_whose_pid_was_reused_are_killed() -> None:
+    """A busy machine gives a dead referee's pid to another process: that one started after
+    the referee's bots, so it is not their referee, and they are killed; it is not."""
+    box, stray = _stray_in_a_box("0")
+    reuser = subprocess.Popen(["sleep", "3600"])  # the dead referee's number, taken later
+    try:
+        box = _owned_by(box, reuser.pid)
+        killed = kill_strays()
+        assert stray.pid in killed
+        assert stray.wait(timeout=STARTUP_S) == -signal.SIGKILL
+        assert reuser.pid not in killed and reuser.poll() is None
+    finally:
+        for proc in (stray, reuser):
+            proc.kill()
+            proc.wait()
+        shutil.rmtree(box)
 
 
 def test_bots_run_unprivileged_when_the_referee_is_root(report: SandboxReport) -> None:

@@ -6,10 +6,14 @@ from __future__ import annotations
 import os
 import pty
 import select
+import signal
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+
+BOT = ("from arena.sdk import Bot\n\n\nclass MyBot(Bot):\n"
+       "    def act(self, request):\n        return 0\n")
 
 
 def _read_until(fd: int, wanted: bytes) -> bytes:
@@ -30,21 +34,39 @@ def _read_until(fd: int, wanted: bytes) -> bytes:
     return seen
 
 
-def test_ctrl_c_at_the_terminal_stops_the_runner_without_a_traceback(tmp_path: Path) -> None:
-    bot = tmp_path / "my_bot.py"
-    bot.write_text("from arena.sdk import Bot\n\n\nclass MyBot(Bot):\n"
-                   "    def act(self, request):\n        return 0\n")
+def _ctrl_c_once_ready(bot: Path) -> tuple[bytes, int | None]:
+    """Start the runner on ``bot`` at a terminal, wait for its ``ready``, press Ctrl-C: what
+    the terminal showed after, and the runner's exit code (None: it was still running once
+    the terminal went quiet, and was killed)."""
     pid, terminal = pty.fork()
     if pid == 0:  # the child: the runner, its stdin a terminal as a person's is
+        # a terminal's foreground job takes Ctrl-C; pytest run as a background job of a
+        # script inherits SIGINT ignored, which the runner rightly keeps ignoring
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.environ["PYTHONPATH"] = str(ROOT)
         os.execv(sys.executable, [sys.executable, "-m", "arena.sdk.runner", str(bot)])
+    ended = os.pidfd_open(pid)
     try:
         os.write(terminal, b'{"type":"hello","protocol":1}\n')
         assert b'"type":"ready"' in _read_until(terminal, b'"type":"ready"')
         os.write(terminal, b"\x03")  # Ctrl-C, as the terminal's line discipline sends it
         rest = _read_until(terminal, b"\x00never")
     finally:
+        # the terminal closes a moment before the runner ends: a generous bound again
+        if not select.select([ended], [], [], 60)[0]:
+            os.kill(pid, signal.SIGKILL)
+        os.close(ended)
         _, status = os.waitpid(pid, 0)
+        os.close(terminal)
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
+        return rest, None
+    return rest, os.waitstatus_to_exitcode(status)
+
+
+def test_ctrl_c_at_the_terminal_stops_the_runner_without_a_traceback(tmp_path: Path) -> None:
+    bot = tmp_path / "my_bot.py"
+    bot.write_text(BOT)
+    rest, code = _ctrl_c_once_ready(bot)
     assert b"Traceback" not in rest, rest.decode(errors="replace")
     assert b"[runner] stopped (Ctrl-C)" in rest
-    assert os.waitstatus_to_exitcode(status) == 130
+    assert code == 130

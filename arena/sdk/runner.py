@@ -17,9 +17,12 @@ Standard library only (plus ``arena``), so it runs under the sandbox's interpret
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import inspect
 import os
+import select
+import signal
 import sys
 import traceback
 from pathlib import Path
@@ -143,6 +146,38 @@ def _instantiate(bot_class: type[Bot]) -> Bot:
         raise
 
 
+class _TerminalLines:
+    """Protocol lines typed at a terminal, read so that Ctrl-C stops the runner whenever it
+    comes. Python runs a signal's handler between its own steps and a read does not end for
+    one it already took: a Ctrl-C that came a moment before the read (or that another thread
+    took) waited inside it for the next line. The signal's byte on a wakeup pipe ends the
+    wait instead, and the handler runs."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._pending = b""
+        self._woken, wake = os.pipe()
+        for end in (self._woken, wake):
+            os.set_blocking(end, False)
+        signal.set_wakeup_fd(wake, warn_on_full_buffer=False)
+
+    def readline(self) -> bytes:
+        """The next line with its newline; at the end of input what is left, then ``b""``."""
+        while b"\n" not in self._pending:
+            ready, _, _ = select.select([self._fd, self._woken], [], [])
+            if self._woken in ready:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(self._woken, 4096)
+                continue
+            chunk = os.read(self._fd, 65536)
+            if not chunk:
+                line, self._pending = self._pending, b""
+                return line
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line + b"\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: load the bot, move the protocol to a private fd, serve."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -178,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         traceback.print_exc()
         return 2
     try:
-        return serve(bot, infile, out_fd, new_bot=bot_class, stack_dump=True)
+        lines = _TerminalLines(infile.fileno()) if infile.isatty() else infile
+        return serve(bot, lines, out_fd, new_bot=bot_class, stack_dump=True)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:

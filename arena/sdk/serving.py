@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import BinaryIO
+from typing import Protocol
 
 from arena.errors import ProtocolError
 from arena.protocol import messages
@@ -19,10 +19,17 @@ from arena.sdk import stackdump
 from arena.sdk.bot import Bot, GameEnd, GameStart, Request, as_index
 from arena.sdk.line_request import LineRequest
 
-__all__ = ["serve"]
+__all__ = ["Lines", "serve"]
 
 
-def serve(bot: Bot, infile: BinaryIO, out_fd: int,
+class Lines(Protocol):
+    """Where protocol lines come from: a binary file, or the runner's reader of a terminal."""
+
+    def readline(self) -> bytes:
+        """The next line, ``b""`` at the end."""
+
+
+def serve(bot: Bot, infile: Lines, out_fd: int,
           new_bot: Callable[[], Bot] | None = None, *, stack_dump: bool = False) -> int:
     """Speak protocol v1 for ``bot`` until ``bye`` or end of input; returns the exit code.
 

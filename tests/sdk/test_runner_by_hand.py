@@ -70,3 +70,18 @@ def test_ctrl_c_at_the_terminal_stops_the_runner_without_a_traceback(tmp_path: P
     assert b"Traceback" not in rest, rest.decode(errors="replace")
     assert b"[runner] stopped (Ctrl-C)" in rest
     assert code == 130
+
+
+def test_ctrl_c_handled_while_the_runner_is_not_yet_reading_still_stops_it(
+        tmp_path: Path) -> None:
+    """Python runs a signal's handler between its own steps, not inside a read: a Ctrl-C that
+    came just before the runner began its next read was left pending until a line came.
+    Here every Ctrl-C comes so: a thread of the bot (a library's, say) takes it, the one that
+    reads has it blocked."""
+    bot = tmp_path / "my_bot.py"
+    bot.write_text("import signal\nimport threading\n\n"
+                   "threading.Thread(target=threading.Event().wait, daemon=True).start()\n"
+                   "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})\n" + BOT)
+    rest, code = _ctrl_c_once_ready(bot)
+    assert b"[runner] stopped (Ctrl-C)" in rest, rest.decode(errors="replace")
+    assert code == 130

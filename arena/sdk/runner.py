@@ -26,7 +26,7 @@ import signal
 import sys
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from arena.common.suggest import did_you_mean
 from arena.errors import BotLoadError
@@ -203,13 +203,24 @@ def main(argv: list[str] | None = None) -> int:
     # the signal comes.
     stackdump.register()
     try:
-        bot_class = _load_alone(args[0], class_name)
+        return _load_and_serve(args[0], class_name, infile, out_fd)
+    except KeyboardInterrupt:
+        if not infile.isatty():  # not a person at the keyboard: the bot's own doing, shown
+            raise
+        print("[runner] stopped (Ctrl-C)", file=sys.stderr)
+        return 130
+
+
+def _load_and_serve(path: str, class_name: str | None, infile: BinaryIO, out_fd: int) -> int:
+    """Load the bot and serve it; the exit code. A Ctrl-C is the caller's to tell."""
+    try:
+        bot_class = _load_alone(path, class_name)
         bot = _instantiate(bot_class)
     except BotLoadError as exc:
         print(f"[runner] {exc}", file=sys.stderr)
         return 2
     except Exception:
-        print(f"[runner] loading {args[0]} failed:", file=sys.stderr)
+        print(f"[runner] loading {path} failed:", file=sys.stderr)
         traceback.print_exc()
         return 2
     try:
@@ -217,16 +228,10 @@ def main(argv: list[str] | None = None) -> int:
         return serve(bot, lines, out_fd, new_bot=bot_class, stack_dump=True)
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:
-        if not infile.isatty():  # not a person at the keyboard: the bot's own doing, shown
-            raise
-        print("[runner] stopped (Ctrl-C)", file=sys.stderr)
-        return 130
     except Exception:
         print("[runner] the bot raised:", file=sys.stderr)
         traceback.print_exc()
         return 1
-
 
 if __name__ == "__main__":
     sys.exit(main())

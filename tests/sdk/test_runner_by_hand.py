@@ -34,10 +34,10 @@ def _read_until(fd: int, wanted: bytes) -> bytes:
     return seen
 
 
-def _ctrl_c_once_ready(bot: Path) -> tuple[bytes, int | None]:
-    """Start the runner on ``bot`` at a terminal, wait for its ``ready``, press Ctrl-C: what
-    the terminal showed after, and the runner's exit code (None: it was still running once
-    the terminal went quiet, and was killed)."""
+def _ctrl_c_once_ready(bot: Path, ready: bytes = b'"type":"ready"') -> tuple[bytes, int | None]:
+    """Start the runner on ``bot`` at a terminal, wait for its ``ready`` (or what else the
+    terminal shows then), press Ctrl-C: what the terminal showed after, and the runner's exit
+    code (None: it was still running once the terminal went quiet, and was killed)."""
     pid, terminal = pty.fork()
     if pid == 0:  # the child: the runner, its stdin a terminal as a person's is
         # a terminal's foreground job takes Ctrl-C; pytest run as a background job of a
@@ -48,7 +48,7 @@ def _ctrl_c_once_ready(bot: Path) -> tuple[bytes, int | None]:
     ended = os.pidfd_open(pid)
     try:
         os.write(terminal, b'{"type":"hello","protocol":1}\n')
-        assert b'"type":"ready"' in _read_until(terminal, b'"type":"ready"')
+        assert ready in _read_until(terminal, ready)
         os.write(terminal, b"\x03")  # Ctrl-C, as the terminal's line discipline sends it
         rest = _read_until(terminal, b"\x00never")
     finally:
@@ -84,4 +84,16 @@ def test_ctrl_c_handled_while_the_runner_is_not_yet_reading_still_stops_it(
                    "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})\n" + BOT)
     rest, code = _ctrl_c_once_ready(bot)
     assert b"[runner] stopped (Ctrl-C)" in rest, rest.decode(errors="replace")
+    assert code == 130
+
+
+def test_ctrl_c_while_the_bot_loads_stops_the_runner_without_a_traceback(
+        tmp_path: Path) -> None:
+    """A bot that takes its time to load (a large model, say) is left with Ctrl-C too."""
+    bot = tmp_path / "my_bot.py"
+    bot.write_text("import sys\nimport threading\n\nprint('loading', file=sys.stderr, "
+                   "flush=True)\nthreading.Event().wait()\n" + BOT)
+    rest, code = _ctrl_c_once_ready(bot, ready=b"loading")
+    assert b"Traceback" not in rest, rest.decode(errors="replace")
+    assert b"[runner] stopped (Ctrl-C)" in rest
     assert code == 130

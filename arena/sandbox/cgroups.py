@@ -49,23 +49,32 @@ def sweep_dead_cgroups(parent: Path) -> list[Path]:
     """Remove the bots' cgroups under ``parent`` whose referee is gone; return them. Its bots
     died with it, but not what they forked (the kernel's parent-death signal ends only the
     referee's own child): those processes cannot leave the bot's cgroup, so they are killed
-    with it, unless one of them lies outside this process's pid namespace (listed as pid 0:
-    the cgroup is another container's referee's, whose pid means nothing here)."""
+    with it (also when a process that started after them took the referee's pid), unless
+    one of them lies outside this process's pid namespace (listed as pid 0: the cgroup is
+    another container's referee's, whose pid means nothing here)."""
     removed = []
     for path in parent.glob("arena-*-*"):
         owner = path.name.split("-")[1]
-        if not owner.isdigit() or reaper.is_alive(int(owner)):
+        if not owner.isdigit():
             continue
         try:
             members = (path / "cgroup.procs").read_text().split()
         except OSError:
             continue
-        if "0" in members:
+        if "0" in members or _owned_by_a_live_referee(int(owner), members):
             continue
         remove_cgroup(path)
         if not path.exists():
             removed.append(path)
     return removed
+
+
+def _owned_by_a_live_referee(owner: int, members: list[str]) -> bool:
+    """Whether referee ``owner`` runs: a process that took its number since started after
+    the processes of its bot's cgroup."""
+    if not members:
+        return reaper.is_alive(owner)
+    return any(reaper.may_have_started(owner, int(pid)) for pid in members if pid.isdigit())
 
 
 _swept: set[Path] = set()

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from arena.sandbox.procstat import stat_fields
+from arena.sandbox.procstat import start_time, stat_fields
 
 __all__ = [
     "ENV_MARKER",
@@ -310,6 +310,19 @@ def reap_adopted(extra: Iterable[int] = (), wait_s: float = 0.0,
         if not waiting or time.monotonic() >= deadline:
             return reaped
         time.sleep(0.002)
+
+
+def may_have_started(owner: int, pid: int) -> bool:
+    """Whether process ``owner`` runs and may be the referee of process ``pid`` (a bot's, or
+    what it forked): a referee starts before its bots, and a process that took a dead
+    referee's number (a busy machine soon reuses one) after them. Unknown start times count
+    as the referee, so that nothing of a live one is touched."""
+    if not is_alive(owner):
+        return False
+    born, pid_born = start_time(owner), start_time(pid)
+    if born is None or pid_born is None or not (born.isdigit() and pid_born.isdigit()):
+        return True
+    return int(born) < int(pid_born)
 
 
 def is_alive(pid: int) -> bool:

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from arena.sandbox import reaper
 from arena.sandbox.leftovers import sweep_dead_uids
-from arena.sandbox.procstat import start_time
 from arena.sandbox.uids import UID_BASE, UID_SPAN
 from arena.sandbox.workdir import remove_tree
 
@@ -55,7 +54,8 @@ def kill_strays() -> list[int]:
     runs). A stray is a process of a bot user (of the referee's own user when bots run as
     it) whose working directory, or bubblewrap command line, names a box or kit of a pid
     that is gone. A busy machine soon gives a dead referee's pid to another process: one
-    that started after the stray is not its referee (:func:`_referee_of`)."""
+    that started after the stray is not its referee
+    (:func:`~arena.sandbox.reaper.may_have_started`)."""
     me, euid = os.getpid(), os.geteuid()
     bot_uids = range(UID_BASE, UID_BASE + UID_SPAN)
     killed = []
@@ -74,7 +74,8 @@ def kill_strays() -> list[int]:
         bwrap = bool(argv) and argv[0].endswith(b"bwrap")
         if bwrap:
             owners.update(*(_OWNED_PATH.findall(arg) for arg in argv))
-        if not owners or any(_referee_of(int(owner), int(name)) for owner in owners):
+        if not owners or any(reaper.may_have_started(int(owner), int(name))
+                             for owner in owners):
             continue
         if uid not in bot_uids and not bwrap and not _marked(name):
             continue  # the referee's own user: a shell left in a box is not a bot
@@ -82,19 +83,6 @@ def kill_strays() -> list[int]:
             os.kill(int(name), signal.SIGKILL)
             killed.append(int(name))
     return killed
-
-
-def _referee_of(owner: int, pid: int) -> bool:
-    """Whether process ``owner`` runs and may be the referee of process ``pid`` in its box: a
-    referee starts before its bots and what they fork, a process that took a dead referee's
-    number after them. Unknown start times count as the referee, so that nothing of a live
-    one is touched."""
-    if not reaper.is_alive(owner):
-        return False
-    born, stray_born = start_time(owner), start_time(pid)
-    if born is None or stray_born is None or not (born.isdigit() and stray_born.isdigit()):
-        return True
-    return int(born) < int(stray_born)
 
 
 def _marked(pid: str) -> bool:

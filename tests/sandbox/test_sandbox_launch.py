@@ -470,6 +470,30 @@ def _owned_by(box: Path, owner: int) -> Path:
     return renamed
 
 
+def test_a_dead_referees_cgroup_is_swept_when_its_pid_was_reused() -> None:
+    """What a dead referee's bot forked, left in the bot's cgroup, is killed with it though
+    another process, started after it, took the referee's pid since."""
+    report = probe()
+    parent = report.freezer_parent or (report.cgroup_parent if report.active("cgroup") else None)
+    if parent is None:
+        pytest.skip("bots have no cgroup here")
+    stray = subprocess.Popen(["sleep", "3600"])
+    reuser = subprocess.Popen(["sleep", "3600"])  # the dead referee's number, taken later
+    cgroup = parent / f"arena-{reuser.pid}-mk{secrets.token_hex(8)}"
+    try:
+        cgroup.mkdir()
+        (cgroup / "cgroup.procs").write_text(str(stray.pid))
+        assert cgroup in sweep_dead_cgroups(parent) and not cgroup.exists()
+        assert stray.wait(timeout=STARTUP_S) == -signal.SIGKILL
+        assert reuser.poll() is None
+    finally:
+        for proc in (stray, reuser):
+            proc.kill()
+            proc.wait()
+        with contextlib.suppress(OSError):
+            cgroup.rmdir()
+
+
 def test_strays_of_a_referee_that_died_are_killed_and_a_live_referees_are_not() -> None:
     """What a dead referee's sandbox left running (its box named by its pid) is killed by the
     next referee; the same process in a live referee's box is left alone. The dead referee is

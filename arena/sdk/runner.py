@@ -233,5 +233,6 @@ def _load_and_serve(path: str, class_name: str | None, infile: BinaryIO, out_fd:
         traceback.print_exc()
         return 1
 
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
@@ -1594,6 +1595,30 @@ def test_a_killed_submits_copy_is_removed_by_the_next_one_and_a_running_ones_kep
         assert running.wait(60) == 0
     assert [p.name for p in bots.iterdir() if p.name.startswith(".")] == []
     assert {"mine", "running"} <= set(submitted(bots))
+
+
+def test_what_a_dead_submit_left_is_removed_though_its_pid_was_reused(
+        tmp_path: Path, bots: Path) -> None:
+    """A busy machine soon gives a killed submit's pid to another process: its copy and its
+    registry file in the writing, made before that process started, stayed in the bots
+    directory as long as it ran."""
+    source = tmp_path / "mine.py"
+    source.write_text(MODULE)
+    reuser = subprocess.Popen(["sleep", "3600"])  # the dead submit's number, taken later
+    try:
+        copy, registry = (bots / f".incoming-{reuser.pid}-abcd",
+                          bots / f".registry-{reuser.pid}-abcd.yaml")
+        (copy / "half").mkdir(parents=True)
+        registry.write_text("bots: {}\n", encoding="utf-8")
+        an_hour_ago = time.time() - 3600  # when the dead submit made them
+        for left in (copy, registry):
+            os.utime(left, (an_hour_ago, an_hour_ago))
+        submit(source, name="mine", bots_dir=bots, check=passing)
+        assert [p.name for p in bots.iterdir() if p.name.startswith(".")] == []
+        assert "mine" in submitted(bots)
+    finally:
+        reuser.kill()
+        reuser.wait()
 
 
 def test_a_leftover_named_with_a_number_no_process_can_have_is_removed_not_a_traceback(

@@ -286,13 +286,14 @@ def discard(bots_dir: Path, path: Path, parent_fd: int | None = None) -> None:
 def _remove_abandoned(bots_dir: Path, prefix: str = _STAGING) -> None:
     """Remove what submits killed before they could (SIGKILL, a power cut) left under
     ``prefix``: their copies (``.incoming-``, directories), their registry files in the
-    writing (``.registry-``, files); only those whose process is gone and whose lock nobody
-    holds. The process id covers the moment between the creation and the lock; the lock, a
-    process of the same id that is not ours to see."""
+    writing (``.registry-``, files); only those whose process is gone (or started after
+    them: it took a dead submit's number) and whose lock nobody holds. The process id
+    covers the moment between the creation and the lock; the lock, a process of the same
+    id that is not ours to see."""
     directory = prefix == _STAGING
     for entry in bots_dir.glob(f"{prefix}*"):
         owner = re.fullmatch(rf"{re.escape(prefix)}(\d+)-.+", entry.name)
-        if owner is None or reaper.is_alive(int(owner[1])):
+        if owner is None or reaper.may_have_made(int(owner[1]), entry):
             continue  # (one made by an older arena names no process: left alone)
         held = claim_abandoned(entry, directory=directory)
         if held is None:

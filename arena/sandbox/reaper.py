@@ -31,6 +31,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from arena.sandbox.procstat import start_time, stat_fields
@@ -43,6 +44,8 @@ __all__ = [
     "find_processes",
     "is_alive",
     "kill_tree",
+    "may_have_made",
+    "may_have_started",
     "parent_death_setter",
     "processes_of_uid",
     "reap_adopted",
@@ -323,6 +326,30 @@ def may_have_started(owner: int, pid: int) -> bool:
     if born is None or pid_born is None or not (born.isdigit() and pid_born.isdigit()):
         return True
     return int(born) < int(pid_born)
+
+
+#: How far a file's time may lag behind the start time ``/proc`` gives its maker (a file
+#: system's coarse clock, another machine's clock on a network mount, a clock set since).
+_FILE_TIME_SLACK_S = 1.0
+
+
+def may_have_made(owner: int, path: Path) -> bool:
+    """Whether process ``owner`` runs and may have made ``path`` (a file or directory named
+    by its number): its maker started before it, and a process that took a dead maker's
+    number (a busy machine soon reuses one) after it last changed. An unknown start time
+    counts as the maker's, so that nothing of a live one is taken."""
+    if not is_alive(owner):
+        return False
+    born = start_time(owner)
+    try:
+        made = path.lstat().st_mtime
+    except OSError:
+        return False
+    if born is None or not born.isdigit():
+        return True
+    since_boot = time.clock_gettime(time.CLOCK_BOOTTIME)
+    started = time.time() - since_boot + int(born) / os.sysconf("SC_CLK_TCK")
+    return started <= made + _FILE_TIME_SLACK_S
 
 
 def is_alive(pid: int) -> bool:

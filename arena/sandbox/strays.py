@@ -24,7 +24,8 @@ def sweep_once() -> None:
     """Clean up after referees that died without doing it (once per process): kill what
     still runs in their sandboxes (:func:`kill_strays`), remove what their bots left in
     shared places (:func:`~arena.sandbox.leftovers.sweep_dead_uids`), then their private
-    directories, ``arena-box-<pid>-*`` and ``arena-kit-<pid>-*`` whose pid is gone."""
+    directories, ``arena-box-<pid>-*`` and ``arena-kit-<pid>-*`` whose pid is gone, or was
+    taken since by a process that started after the directory was made."""
     global _swept
     if _swept:
         return
@@ -35,12 +36,12 @@ def sweep_once() -> None:
         owner = path.name.split("-")[2]
         if not owner.isdigit() or int(owner) == os.getpid():
             continue
-        if not reaper.is_alive(int(owner)):
-            with contextlib.suppress(OSError):
-                # lstat: anyone may put a link of that name in /tmp, to a tree of ours
-                st = path.lstat()
-                if stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid():
-                    remove_tree(path)
+        with contextlib.suppress(OSError):
+            # lstat: anyone may put a link of that name in /tmp, to a tree of ours
+            st = path.lstat()
+            if stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() \
+                    and not reaper.may_have_made(int(owner), path):
+                remove_tree(path)
 
 
 #: A referee's private directory in a path: its pid is the group.

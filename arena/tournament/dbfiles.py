@@ -105,10 +105,11 @@ def place_new_database(path: Path, schema: str) -> None:
 
 def remove_abandoned_new(path: Path) -> None:
     """Remove the temporary files of new databases for ``path`` that runs killed while they
-    made them (SIGKILL, a power cut) left beside it: only those whose process is gone and
-    whose lock nobody holds, so never one a live run is writing. The process id covers the
-    moment between the file's creation and its lock; the lock, a process whose id means
-    nothing here (another machine's, or another pid namespace's, sharing the directory).
+    made them (SIGKILL, a power cut) left beside it: only those whose process is gone (or
+    started after the file: it took a dead run's number) and whose lock nobody holds, so
+    never one a live run is writing. The process id covers the moment between the file's
+    creation and its lock; the lock, a process whose id means nothing here (another
+    machine's, or another pid namespace's, sharing the directory).
     One an older arena left names no process and is left alone."""
     pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)-[^/]+{re.escape(_NEW)}")
     try:
@@ -117,7 +118,7 @@ def remove_abandoned_new(path: Path) -> None:
         return
     for temporary in found:
         owner = pattern.fullmatch(temporary.name)
-        if owner is not None and not reaper.is_alive(int(owner[1])):
+        if owner is not None and not reaper.may_have_made(int(owner[1]), temporary):
             _remove_if_abandoned(temporary)
 
 

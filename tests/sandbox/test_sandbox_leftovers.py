@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -197,3 +198,34 @@ def test_a_link_a_bot_left_in_its_box_is_not_followed_by_its_removal(
     workdir.remove_tree(tmp_path / "box")
     assert oct(victim.stat().st_mode & 0o777) == "0o755"
     assert not (tmp_path / "box").exists()
+
+
+def test_a_dead_referees_box_and_kit_are_removed_though_its_pid_was_reused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy machine soon gives a dead referee's pid to another process: its box and kit
+    (a copy of a bot's files each), made before that process started, stayed in /tmp as
+    long as it ran. A live referee's, made after it started, stay."""
+    from arena.sandbox import strays
+
+    temp = tmp_path / "tmp"
+    reuser = subprocess.Popen(["sleep", "3600"])  # the dead referee's number, taken later
+    live = subprocess.Popen(["sleep", "3600"])
+    left = [temp / f"arena-box-{reuser.pid}-dead", temp / f"arena-kit-{reuser.pid}-dead"]
+    running = temp / f"arena-box-{live.pid}-live"
+    try:
+        for directory in [*left, running]:
+            (directory / "bot").mkdir(parents=True)
+        an_hour_ago = time.time() - 3600  # when the dead referee made them
+        for directory in left:
+            os.utime(directory, (an_hour_ago, an_hour_ago))
+        monkeypatch.setattr(tempfile, "tempdir", str(temp))
+        monkeypatch.setattr(strays, "_swept", False)
+        monkeypatch.setattr(strays, "kill_strays", lambda: [])
+        monkeypatch.setattr(strays, "sweep_dead_uids", lambda: 0)
+        strays.sweep_once()
+        assert [directory.exists() for directory in left] == [False, False]
+        assert (running / "bot").is_dir()
+    finally:
+        for process in (reuser, live):
+            process.kill()
+            process.wait()

@@ -11,6 +11,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -821,3 +822,22 @@ def test_a_new_database_its_live_maker_has_not_locked_yet_is_left_to_it(tmp_path
     with Store(db) as store:
         make(store)
     assert making.exists()
+
+
+def test_a_new_database_a_dead_run_left_is_removed_though_its_pid_was_reused(
+        tmp_path: Path) -> None:
+    """A busy machine soon gives a killed run's pid to another process: its '.new' file,
+    made before that process started, stayed beside the database as long as it ran."""
+    db = tmp_path / "r.db"
+    reuser = subprocess.Popen(["sleep", "3600"])  # the dead run's number, taken later
+    try:
+        left = tmp_path / f".r.db.{reuser.pid}-abc.new"
+        left.write_bytes(b"")
+        an_hour_ago = time.time() - 3600  # when the dead run made it
+        os.utime(left, (an_hour_ago, an_hour_ago))
+        with Store(db) as store:
+            make(store)
+        assert _left_beside(db) == []
+    finally:
+        reuser.kill()
+        reuser.wait()

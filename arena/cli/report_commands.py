@@ -80,11 +80,15 @@ def serve(
                                       help="Port (0: any free port).")] = 8000,
     host: Annotated[str, typer.Option("--host", help="Address to listen on (another than "
                                       "127.0.0.1 lets other machines in).")] = "127.0.0.1",
+    full_errors: Annotated[bool, typer.Option(
+        "--full-errors", help="Tell readers why a page cannot be shown, the database's path "
+        "and the files beside it included (without it, only this terminal is told: on a "
+        "shared machine a reader on this one may be another user).")] = False,
 ) -> None:
     """Serve the site live (help text: ``_SERVE_HELP``)."""
     from arena.web.server import make_server
 
-    server = make_server(db, host, port)
+    server = make_server(db, host, port, full_errors)
     where = str(server.server_address[0])
     reach = "" if server.local_only else "; other machines can reach it"
     typer.echo(f"Serving {db} at http://{where}:{server.server_port}/ (read-only{reach}; "

@@ -154,11 +154,12 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, body, kind)
 
     def _reason(self, exc: ArenaError) -> bytes:
-        """Why a page cannot be shown, as its reader is told it: whole to a reader on this
-        machine; to another (``--host``), the database's file name only, as the first page
-        names it, since the reason names the operator's paths and the files beside the
-        database. The operator reads the whole reason on the server's terminal."""
-        if _loopback(str(self.client_address[0])):
+        """Why a page cannot be shown, as its reader is told it: the database's file name
+        only, as the first page names it, since the whole reason names the operator's paths
+        and the files beside the database, and a reader on this machine may be another
+        user (a class's shared server). The operator reads the whole reason on the server's
+        terminal; readers are told it too when the server was started to (``--full-errors``)."""
+        if self.server.full_errors:
             return f"{exc}\n".encode()
         self.server.tell_operator(str(exc), _scope(_target(self.path)[0]))
         name = Path(self.server.db).name
@@ -289,8 +290,10 @@ class _SiteServer(ThreadingHTTPServer):
     #: threads and memory.
     connections_per_address = 32
 
-    def __init__(self, address: tuple[str, int], db: Path) -> None:
+    def __init__(self, address: tuple[str, int], db: Path, full_errors: bool) -> None:
         self.db = db
+        #: Whether readers are told a failure's whole reason, not only the server's terminal.
+        self.full_errors = full_errors
         self._lock = threading.Lock()
         self._connections: dict[str, int] = {}
         self._cache: dict[str, tuple[dict[str, Any], TournamentData]] = {}
@@ -302,7 +305,7 @@ class _SiteServer(ThreadingHTTPServer):
         #: Each page as last rendered, with the data it was rendered from (the games list of a
         #: big tournament takes a good part of a second to render, and is asked for again)
         self._pages: dict[tuple[str, str], tuple[TournamentData, bytes]] = {}
-        #: The reason last logged for a remote reader, and where it was refused (the list, a
+        #: The reason last logged for a reader, and where it was refused (the list, a
         #: tournament's pages): logged again only once a page there was read meanwhile.
         self._last_told = ("", "")
         super().__init__(address, _Handler)
@@ -321,15 +324,15 @@ class _SiteServer(ThreadingHTTPServer):
         return _loopback(name.strip("[]"))
 
     def tell_operator(self, reason: str, scope: str) -> None:
-        """Logs why a remote reader was refused a page in ``scope`` (see :func:`_scope`), once
+        """Logs why a reader was refused a page in ``scope`` (see :func:`_scope`), once
         until the reason changes or a page there is read (a page that cannot be read tries
         again every 10 s)."""
         with self._lock:
             if reason == self._last_told[0]:
                 return
             self._last_told = (reason, scope)
-        log.warning("arena serve: %s (a reader on another machine is told only the "
-                    "database's file name)", reason)
+        log.warning("arena serve: %s (readers are told only the database's file name; "
+                    "arena serve --full-errors tells them why)", reason)
 
     def read_again(self, scope: str) -> None:
         """A page in ``scope`` was read: a refusal there in the words last logged is news
@@ -470,12 +473,14 @@ def _loopback(host: str) -> bool:
     return (mapped or address).is_loopback
 
 
-def make_server(db: str | Path, host: str = "127.0.0.1", port: int = 8000) -> _SiteServer:
-    """A server of ``db``'s site, bound and ready (``serve_forever`` runs it). Raises
+def make_server(db: str | Path, host: str = "127.0.0.1", port: int = 8000,
+                full_errors: bool = False) -> _SiteServer:
+    """A server of ``db``'s site, bound and ready (``serve_forever`` runs it); with
+    ``full_errors``, its readers are told why a page cannot be shown, paths included. Raises
     :class:`ArenaError` for a database it cannot read or a port it cannot have."""
     tournament_names(db)  # a missing or foreign database: said now, not at the first request
     try:
-        return _SiteServer((host, port), Path(db))
+        return _SiteServer((host, port), Path(db), full_errors)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise ArenaError(f"port {port} on {host} is in use (choose another with --port, "

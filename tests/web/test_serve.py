@@ -427,7 +427,7 @@ def test_a_remote_readers_refusal_is_logged_again_after_a_recovery(
     db, port = served
     monkeypatch.setattr(server_module, "_loopback", lambda host: False)  # every reader remote
     away = db.with_name("away.db")
-    told = (f"arena serve: no results database at {db}", "(a reader on another machine")
+    told = (f"arena serve: no results database at {db}", "(readers are told only the")
     with caplog.at_level("WARNING", logger="arena.web"):
         for step in ("gone", "gone", "back", "gone", "gone"):
             if step == "gone" and db.exists():
@@ -438,3 +438,31 @@ def test_a_remote_readers_refusal_is_logged_again_after_a_recovery(
             assert status == (200 if step == "back" else 503), step
     logged = [m for m in caplog.messages if m.startswith(told[0])]
     assert len(logged) == 2 and all(told[1] in m for m in logged), caplog.messages
+
+
+@pytest.mark.parametrize("full_errors", [False, True])
+def test_a_reader_on_this_machine_is_told_the_file_name_only_unless_asked(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, full_errors: bool) -> None:
+    """A reader on the server's own machine was told why a page could not be read, the
+    database's full path and the databases beside it included: on a shared machine (a
+    class's server) that reader may be another user. Only --full-errors tells readers so;
+    the server's terminal is told either way."""
+    db = site_db.build(tmp_path / "arena.db", state="running", rounds=1)
+    server = make_server(db, "127.0.0.1", 0, full_errors=full_errors)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        db.rename(db.with_name("away.db"))
+        with caplog.at_level("WARNING", logger="arena.web"):
+            status, body = get(server.server_port, "/t/cup/api/progress.json")
+        assert status == 503
+        if full_errors:
+            assert body.startswith(f"no results database at {db} (beside it: ")
+            assert "away.db" in body
+        else:
+            assert body == ("the results database arena.db cannot be read now (the server's "
+                            "terminal says why)\n")
+            assert [m for m in caplog.messages if m.startswith(
+                f"arena serve: no results database at {db} (beside it: ")]
+    finally:
+        server.shutdown()
+        server.server_close()

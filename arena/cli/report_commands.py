@@ -84,11 +84,16 @@ def serve(
         "--full-errors", help="Tell readers why a page cannot be shown, the database's path "
         "and the files beside it included (without it, only this terminal is told: on a "
         "shared machine a reader on this one may be another user).")] = False,
+    connections_per_address: Annotated[int, typer.Option(
+        "--connections-per-address", min=1, metavar="N",
+        help="Connections one reader's address may hold at once, past them answered 429 (a "
+        "browser opens six; behind a reverse proxy every reader comes from the proxy's "
+        "address: raise it to what the whole class opens).")] = 32,
 ) -> None:
     """Serve the site live (help text: ``_SERVE_HELP``)."""
     from arena.web.server import make_server
 
-    server = make_server(db, host, port, full_errors)
+    server = make_server(db, host, port, full_errors, connections_per_address)
     where = str(server.server_address[0])
     reach = "" if server.local_only else "; other machines can reach it"
     typer.echo(f"Serving {db} at http://{where}:{server.server_port}/ (read-only{reach}; "

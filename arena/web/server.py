@@ -283,15 +283,18 @@ class _Moved(Exception):
         self.location = location
 
 
+#: Connections one address may hold at once by default: a browser opens six at most.
+CONNECTIONS_PER_ADDRESS = 32
+
+
 class _SiteServer(ThreadingHTTPServer):
     daemon_threads = True
-    #: Connections one address may hold open at once (a browser opens six at most): each
-    #: holds a thread, and one reader opening thousands would starve the server's user of
-    #: threads and memory.
-    connections_per_address = 32
-
-    def __init__(self, address: tuple[str, int], db: Path, full_errors: bool) -> None:
+    def __init__(self, address: tuple[str, int], db: Path, full_errors: bool,
+                 connections_per_address: int = CONNECTIONS_PER_ADDRESS) -> None:
         self.db = db
+        #: Connections one address may hold open at once: each holds a thread, and one reader
+        #: opening thousands would starve the server's user of threads and memory.
+        self.connections_per_address = connections_per_address
         #: Whether readers are told a failure's whole reason, not only the server's terminal.
         self.full_errors = full_errors
         self._lock = threading.Lock()
@@ -426,7 +429,7 @@ class _Deadline(io.RawIOBase):
         return self._connection.recv_into(buffer)
 
 
-#: The answer to a connection past :attr:`_SiteServer.connections_per_address`.
+#: The answer to a connection past its address's share.
 _CROWD = b"too many connections from your address at once\n"
 
 
@@ -474,13 +477,15 @@ def _loopback(host: str) -> bool:
 
 
 def make_server(db: str | Path, host: str = "127.0.0.1", port: int = 8000,
-                full_errors: bool = False) -> _SiteServer:
+                full_errors: bool = False,
+                connections_per_address: int = CONNECTIONS_PER_ADDRESS) -> _SiteServer:
     """A server of ``db``'s site, bound and ready (``serve_forever`` runs it); with
-    ``full_errors``, its readers are told why a page cannot be shown, paths included. Raises
+    ``full_errors``, its readers are told why a page cannot be shown, paths included; one
+    address holds at most ``connections_per_address`` connections at once. Raises
     :class:`ArenaError` for a database it cannot read or a port it cannot have."""
     tournament_names(db)  # a missing or foreign database: said now, not at the first request
     try:
-        return _SiteServer((host, port), Path(db), full_errors)
+        return _SiteServer((host, port), Path(db), full_errors, connections_per_address)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise ArenaError(f"port {port} on {host} is in use (choose another with --port, "

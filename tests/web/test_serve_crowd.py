@@ -123,3 +123,39 @@ def test_a_connection_whose_thread_did_not_start_gives_its_place_back(
         conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert _answer(conn).startswith(b"HTTP/1.0 200 OK\r\n")
     assert "can't start new thread" in capsys.readouterr().err  # the server's own report
+
+
+def test_an_organiser_behind_a_proxy_raises_the_share(tmp_path: Path) -> None:
+    """Behind a reverse proxy every reader comes from the proxy's address: ``arena serve
+    --connections-per-address N`` sets the share (here lowered to 1, to see it hold), and
+    without it the share is the server's default."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    from typer.main import get_command
+
+    from arena.cli.main import app
+
+    serve = get_command(app).commands["serve"]  # type: ignore[attr-defined]
+    option = next(p for p in serve.params if p.name == "connections_per_address")
+    assert option.default == server_module.CONNECTIONS_PER_ADDRESS
+
+    db = site_db.build(tmp_path / "arena.db", rounds=1)
+    repo = Path(__file__).resolve().parents[2]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "serve", "--port", "0", "--db", str(db),
+         "--connections-per-address", "1"],
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(repo)})
+    try:
+        assert process.stdout is not None
+        match = re.search(r":(\d+)/ ", process.stdout.readline())
+        assert match
+        port = int(match.group(1))
+        with socket.create_connection(("127.0.0.1", port), timeout=30):
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as extra:
+                assert _answer(extra).startswith(b"HTTP/1.0 429 Too Many Requests\r\n")
+    finally:
+        process.terminate()
+        process.wait(timeout=60)

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from arena.cli.main import app
 from arena.errors import SpecError
 from arena.tournament.dealbook import book_digest, read_deal_book, table_deals
 
@@ -102,3 +104,15 @@ def test_every_table_deal_comes_from_the_book_in_order(book: list[int], round_no
 
 def test_the_digest_names_the_deals_not_the_file() -> None:
     assert book_digest((1, 2)) == book_digest((1, 2)) != book_digest((2, 1))
+
+
+def test_a_book_that_is_a_device_is_refused_unread(tmp_path: Path) -> None:
+    """``deals: /dev/zero`` (a typo's completion) would be read until the memory ran out."""
+    spec = tmp_path / "t.yaml"
+    spec.write_text(f"name: t\nformat: round_robin\nbots: [random, greedy]\nplayers_per_game: 2\n"
+                    f"deals: /dev/zero\nresults: {tmp_path / 'r.db'}\n")
+    result = CliRunner().invoke(app, ["run", str(spec)])
+    assert result.exit_code == 1
+    assert result.output == (
+        f"Error: {spec} is not a valid tournament spec:\n"
+        "  deals: cannot read the deal book /dev/zero: a device, not a file of deals\n")

@@ -130,6 +130,18 @@ def test_a_key_given_twice_is_refused_not_overwritten(tmp_path: Path) -> None:
         load_spec(path)
 
 
+@pytest.mark.parametrize(("form", "field", "top"), [
+    ("round_robin", "games_per_match", 10_000), ("swiss", "rounds", 1_000),
+    ("round_robin", "max_tables", 10_000), ("league", "tables_at_once", 64)])
+def test_a_count_may_be_its_bound_and_not_one_more(tmp_path: Path, form: str, field: str,
+                                                   top: int) -> None:
+    """The bound the message names is allowed: a spec asking for exactly it runs."""
+    body = f"name: t\nformat: {form}\nbots: [greedy, collector]\n"
+    assert getattr(load_spec(write(tmp_path, f"{body}{field}: {top}\n")), field) == top
+    assert problems(tmp_path, f"{body}{field}: {top + 1}\n") == [
+        f"{field}: must be between 1 and {top:,}, got {top + 1:,}"]
+
+
 @pytest.mark.parametrize(("body", "problem"), [
     ("rounds: 100000000", "rounds: must be between 1 and 1,000, got 100,000,000"),
     ("games_per_match: 100000000000000000000000",

@@ -3,13 +3,14 @@ file read whole whether it is gzip-compressed or not."""
 
 from __future__ import annotations
 
+import errno
 import gzip
 import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-__all__ = ["GZIP_MAGIC", "read_text", "write_whole"]
+__all__ = ["GZIP_MAGIC", "is_device", "read_text", "write_whole"]
 
 T = TypeVar("T")
 
@@ -20,11 +21,22 @@ GZIP_MAGIC = b"\x1f\x8b"
 def read_text(path: Path) -> str:
     """The UTF-8 text of ``path``, decompressed when it is gzip (``.gz`` exports, records).
     Raises ``OSError`` (``gzip.BadGzipFile`` too), ``EOFError``, ``zlib.error`` or
-    ``UnicodeDecodeError``."""
+    ``UnicodeDecodeError``; a device (``/dev/zero`` never ends) is refused unread."""
+    if is_device(path):
+        raise OSError(errno.ENODEV, "a device, not a file", str(path))
     data = path.read_bytes()
     if data[:2] == GZIP_MAGIC:
         data = gzip.decompress(data)
     return data.decode("utf-8")
+
+
+def is_device(path: Path) -> bool:
+    """Whether ``path`` names a character or block device (a pipe is read: it ends)."""
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):  # the read that follows says why, in its own words
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
 
 
 def _open_text(path: Path, compressed: bool) -> TextIO:

@@ -11,6 +11,7 @@ in docs/RECORDS.md.
 
 from __future__ import annotations
 
+import errno
 import gzip
 import io
 import json
@@ -21,7 +22,7 @@ from functools import partial
 from pathlib import Path
 from typing import IO, Any, cast
 
-from arena.common.wholefile import GZIP_MAGIC, read_text
+from arena.common.wholefile import GZIP_MAGIC, is_device, read_text
 from arena.engine.actions import shown_hand
 from arena.engine.cards import NOTATION
 from arena.engine.config import GameConfig
@@ -177,6 +178,8 @@ def _record_lines(path: str | Path) -> Generator[tuple[int, str], None, None]:
     """The non-blank lines of a records file (gzip-compressed or not) with their 1-based
     numbers, read as they come: a file of any size is never held whole. A line ends at "\n"
     only (JSON leaves U+2028 and the like unescaped inside strings). Raises ReplayError."""
+    if is_device(Path(path)):  # /dev/zero: one line that never ends would fill the memory
+        raise _cannot_read(path, OSError(errno.ENODEV, "a device, not a file"))
     try:
         with open(path, "rb") as raw:
             packed = raw.peek(2)[:2] == GZIP_MAGIC  # peek, not seek: a pipe cannot

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import stat
 import zlib
 from pathlib import Path
 from typing import Any
@@ -32,8 +31,6 @@ def read_deal_book(path: Path) -> tuple[int, ...]:
     """The deals of the book at ``path``, in order; a :class:`SpecError` naming the line of
     the first problem."""
     try:
-        if _is_device(path):  # /dev/zero never ends: read whole, it would fill the memory
-            raise SpecError(f"cannot read the deal book {path}: a device, not a file of deals")
         text = read_text(path)  # arena export FILE.gz writes gzip
     except (OSError, EOFError, zlib.error, ValueError) as exc:  # BadGzipFile: OSError
         # a ValueError other than text's: a spec's name holding a NUL, which no file has
@@ -64,15 +61,6 @@ def read_deal_book(path: Path) -> tuple[int, ...]:
     if not deals:
         raise SpecError(f"deal book {path} holds no deals (one seed a line)")
     return tuple(deals)
-
-
-def _is_device(path: Path) -> bool:
-    """Whether ``path`` names a character or block device (a pipe is read: it ends)."""
-    try:
-        mode = path.stat().st_mode
-    except (OSError, ValueError):  # read_text says why, in the words of its own refusal
-        return False
-    return stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
 
 
 def _seed(line: str) -> int | None:

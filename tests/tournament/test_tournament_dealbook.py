@@ -115,4 +115,4 @@ def test_a_book_that_is_a_device_is_refused_unread(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.output == (
         f"Error: {spec} is not a valid tournament spec:\n"
-        "  deals: cannot read the deal book /dev/zero: a device, not a file of deals\n")
+        "  deals: cannot read the deal book /dev/zero: a device, not a file\n")

@@ -130,6 +130,21 @@ def test_a_key_given_twice_is_refused_not_overwritten(tmp_path: Path) -> None:
         load_spec(path)
 
 
+@pytest.mark.parametrize(("rating", "problem"), [
+    ("{draw_probability: 0.999, tau: 0}", None), ("{tau: 1.0e+6}", None),
+    ("{draw_probability: 1}", "rating.draw_probability: must be at least 0 and below 1, got 1.0"),
+    ("{tau: -0.5}", "rating.tau: must be 0 or more, got -0.5"),
+    ("{tau: 1.0e+7}", "rating.tau: must be at most 1e+06, got 1e+07")])
+def test_rating_bounds_allow_their_edge_and_refuse_past_it(tmp_path: Path, rating: str,
+                                                          problem: str | None) -> None:
+    """Each rating bound holds at its edge and refuses just past it, as its message says."""
+    text = f"{VALID}rating: {rating}\n"
+    if problem is None:
+        load_spec(write(tmp_path, text))
+        return
+    assert problems(tmp_path, text) == [problem]
+
+
 @pytest.mark.parametrize(("form", "field", "top"), [
     ("round_robin", "games_per_match", 10_000), ("swiss", "rounds", 1_000),
     ("round_robin", "max_tables", 10_000), ("league", "tables_at_once", 64)])

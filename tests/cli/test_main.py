@@ -166,3 +166,10 @@ def test_running_out_of_memory_is_one_error_line(monkeypatch: pytest.MonkeyPatch
     result = CliRunner().invoke(app, ["rules"])
     assert (result.exit_code, result.stderr) == (
         1, "Error: out of memory: the input is larger than this machine's memory allows\n")
+
+
+def test_an_error_quoting_a_control_character_shows_it_escaped() -> None:
+    """A file's name typed or pasted with an escape sequence would clear the terminal."""
+    result = CliRunner().invoke(app, ["run", "/nonexistent/a\x1b[2Jb.yaml"])
+    assert result.exit_code == 1
+    assert result.output == "Error: no tournament spec at /nonexistent/a\\x1b[2Jb.yaml\n"

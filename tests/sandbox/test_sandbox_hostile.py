@@ -285,6 +285,24 @@ def test_a_bot_cannot_read_the_referees_command_line(run_hostile,
         assert texts[1].startswith("denied /proc/1/cmdline"), texts
 
 
+def test_under_bubblewrap_a_bot_finds_no_process_of_the_host(run_hostile,
+                                                             report: SandboxReport) -> None:
+    """docs/SANDBOX.md: under bubblewrap /proc shows a bot two processes, bubblewrap's init
+    and itself (a pid namespace of its own). Landlock alone keeps other processes' entries
+    unreadable, but a signal 0 still told a bot which of the host's pids exist (the
+    referee's, another bot's) and /proc listed them all."""
+    if not has(report, "bwrap"):
+        pytest.skip("only bubblewrap gives a bot a pid namespace of its own")
+    other = run_hostile("echo.py")
+    other.ready()
+    bot = run_hostile("other_pids.py", str(os.getpid()), str(other.proc.pid))
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    found = json.loads(got.data)
+    assert found["signal"] == ["ESRCH", "ESRCH"], found
+    assert found["proc"] == "denied" or len(found["proc"]) <= 2, found
+
+
 def test_file_locks_on_shared_files_carry_no_signal_between_bots(
         run_hostile, report: SandboxReport) -> None:
     """Two bots share read-only files (the kit, the interpreter). A lock one takes there, seen
@@ -345,7 +363,8 @@ def test_a_file_stops_at_the_file_size_limit_and_descriptors_at_their_limit(
 
 def test_the_calls_seccomp_denies_fail_with_eperm_and_clone3_with_enosys(
         run_hostile, report: SandboxReport) -> None:
-    """The deny list docs/SANDBOX.md names, call by call: io_uring, userfaultfd,
+    """The deny list docs/SANDBOX.md names, call by call: ptrace (of the bot's own child,
+    which nothing else refuses), io_uring, userfaultfd,
     perf_event_open, the kernel keyrings, process_vm_*, a new user namespace, mounts, bpf,
     fanotify, cachestat and mincore (which tells a file's cached pages, no clock needed, to
     the file's owner: a user referee's bots own the kit they share) fail with EPERM; clone3

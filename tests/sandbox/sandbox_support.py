@@ -21,10 +21,13 @@ HOSTILE = Path(__file__).resolve().parent.parent / "fixtures" / "hostile"
 STARTUP_S = 60.0
 
 #: Sandbox modes every hostile test runs under: what the probe found, the fallback without
-#: bubblewrap, and the bare minimum (session, rlimits, user).
+#: bubblewrap, bubblewrap without Landlock (a kernel older than Landlock: inside bubblewrap
+#: Landlock hides most of what a weaker bubblewrap would show), and the bare minimum
+#: (session, rlimits, user).
 MODES = {
     "probed": (),
     "no-bwrap": ("bwrap",),
+    "no-landlock": ("landlock",),
     "bare": ("bwrap", "landlock", "seccomp", "cgroup"),
 }
 

@@ -303,6 +303,27 @@ def test_under_bubblewrap_a_bot_finds_no_process_of_the_host(run_hostile,
     assert found["proc"] == "denied" or len(found["proc"]) <= 2, found
 
 
+def test_under_bubblewrap_a_bot_sees_no_host_directory_but_the_systems(
+        run_hostile, report: SandboxReport) -> None:
+    """docs/SANDBOX.md: under bubblewrap ``/`` holds only ``/bot``, ``/tmp``, ``/dev``,
+    ``/proc``, ``/etc`` (the few files the runtimes need) and the system directories: no
+    home directory, no host configuration (its hostname, hosts, machine id), with Landlock
+    or without it."""
+    if not has(report, "bwrap"):
+        pytest.skip("only bubblewrap builds the bot a root of its own")
+    bot = run_hostile("look_around.py")
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    seen = json.loads(got.data)
+    system = {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"}
+    assert seen["/"] == "denied" or set(seen["/"]) <= system | {
+        "bot", "tmp", "dev", "proc", "etc"}, seen["/"]
+    runtimes = {p.name for pattern in ("python3*", "java-*") for p in Path("/etc").glob(pattern)}
+    assert seen["/etc"] == "denied" or set(seen["/etc"]) <= runtimes | {
+        "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "nsswitch.conf", "ssl",
+        "passwd", "group"}, seen["/etc"]
+
+
 def test_file_locks_on_shared_files_carry_no_signal_between_bots(
         run_hostile, report: SandboxReport) -> None:
     """Two bots share read-only files (the kit, the interpreter). A lock one takes there, seen

@@ -14,6 +14,7 @@ import struct
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sandbox_support import (
@@ -285,6 +286,13 @@ def test_a_bot_cannot_read_the_referees_command_line(run_hostile,
         assert texts[1].startswith("denied /proc/1/cmdline"), texts
 
 
+def _json_answer(bot: Any) -> Any:
+    """The one JSON line a hostile bot prints with what it found."""
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    return json.loads(got.data)
+
+
 def test_under_bubblewrap_a_bot_finds_no_process_of_the_host(run_hostile,
                                                              report: SandboxReport) -> None:
     """docs/SANDBOX.md: under bubblewrap /proc shows a bot two processes, bubblewrap's init
@@ -296,9 +304,7 @@ def test_under_bubblewrap_a_bot_finds_no_process_of_the_host(run_hostile,
     other = run_hostile("echo.py")
     other.ready()
     bot = run_hostile("other_pids.py", str(os.getpid()), str(other.proc.pid))
-    got = bot.receive(STARTUP_S)
-    assert isinstance(got, Line), (got, bot.proc.stderr_text())
-    found = json.loads(got.data)
+    found = _json_answer(bot)
     assert found["signal"] == ["ESRCH", "ESRCH"], found
     assert found["proc"] == "denied" or len(found["proc"]) <= 2, found
 
@@ -312,9 +318,7 @@ def test_under_bubblewrap_a_bot_sees_no_host_directory_but_the_systems(
     if not has(report, "bwrap"):
         pytest.skip("only bubblewrap builds the bot a root of its own")
     bot = run_hostile("look_around.py")
-    got = bot.receive(STARTUP_S)
-    assert isinstance(got, Line), (got, bot.proc.stderr_text())
-    seen = json.loads(got.data)
+    seen = _json_answer(bot)
     system = {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"}
     assert seen["/"] == "denied" or set(seen["/"]) <= system | {
         "bot", "tmp", "dev", "proc", "etc"}, seen["/"]
@@ -396,9 +400,7 @@ def test_the_calls_seccomp_denies_fail_with_eperm_and_clone3_with_enosys(
     if not has(report, "seccomp"):
         pytest.skip("no seccomp layer in this mode")
     bot = run_hostile("denied_calls.py")
-    got = bot.receive(STARTUP_S)
-    assert isinstance(got, Line), (got, bot.proc.stderr_text())
-    found = json.loads(got.data)
+    found = _json_answer(bot)
     assert [found.pop(call) for call in ("clone3", "io_setup", "io_submit")] == [
         errno.ENOSYS] * 3
     assert found == dict.fromkeys(found, errno.EPERM), found
@@ -495,9 +497,7 @@ def test_a_socket_buffer_cannot_be_raised_to_hold_memory(
     if not has(report, "seccomp"):
         pytest.skip("no seccomp layer in this mode")
     bot = run_hostile("socket_buffers.py")
-    got = bot.receive(STARTUP_S)
-    assert isinstance(got, Line), (got, bot.proc.stderr_text())
-    found = json.loads(got.data)
+    found = _json_answer(bot)
     assert found["after"] == found["before"]
     assert 0 < found["queued"] <= 2 * found["before"]  # the last message may pass the end
 
@@ -638,9 +638,7 @@ def test_under_bubblewrap_a_bot_sees_no_host_account_but_its_own_name(
     if not has(report, "bwrap"):
         pytest.skip("only bubblewrap gives a bot account files of its own")
     bot = run_hostile("accounts.py")
-    got = bot.receive(STARTUP_S)
-    assert isinstance(got, Line), (got, bot.proc.stderr_text())
-    seen = json.loads(got.data)
+    seen = _json_answer(bot)
     uid = bot.proc.uid if bot.proc.uid is not None else os.geteuid()
     own = "root" if uid == 0 else "bot"
     assert seen == {"users": sorted({"root", "nobody", own}),

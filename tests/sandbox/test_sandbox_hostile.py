@@ -389,7 +389,7 @@ def test_a_file_stops_at_the_file_size_limit_and_descriptors_at_their_limit(
 def test_the_calls_seccomp_denies_fail_with_eperm_and_clone3_with_enosys(
         run_hostile, report: SandboxReport) -> None:
     """The deny list docs/SANDBOX.md names, call by call: ptrace (of the bot's own child,
-    which nothing else refuses), io_uring, userfaultfd,
+    which nothing else refuses), clone with a namespace flag, io_uring, userfaultfd,
     perf_event_open, the kernel keyrings, process_vm_*, a new user namespace, mounts, bpf,
     fanotify, cachestat and mincore (which tells a file's cached pages, no clock needed, to
     the file's owner: a user referee's bots own the kit they share) fail with EPERM; clone3

@@ -458,6 +458,29 @@ def test_a_bot_of_the_referees_uid_changes_no_files_mode_times_owner_or_attribut
                                before.st_uid, before.st_size)
 
 
+def test_a_bot_of_the_referees_uid_signals_neither_the_referee_nor_another_bot() -> None:
+    """docs/SANDBOX.md: without bubblewrap, Landlock (ABI 6 on) refuses a bot's signals to
+    any process outside its own sandbox: under the referee's own uid (a referee that is not
+    root) nothing else did, and a bot could stop the referee or another bot."""
+    report = probe(disable={"bwrap", "user"})
+    if not has(report, "landlock") or landlock.abi_version() < 6:
+        pytest.skip("no Landlock with signal scoping without bubblewrap here")
+    launched = []
+    try:
+        for script, args in (("echo.py", []), ("other_pids.py", [str(os.getpid())])):
+            marker = "mk" + secrets.token_hex(8)
+            launched.append(launch(["python3", script, marker, *args,
+                                    *[str(proc.pid) for proc in launched]],
+                                   workdir=HOSTILE / script, marker=marker, report=report))
+        got = SubprocessTransport(launched[1]).receive(time.monotonic() + STARTUP_S)
+        assert isinstance(got, Line), (got, launched[1].stderr_text())
+        assert json.loads(got.data)["signal"] == ["EPERM", "EPERM"]
+    finally:
+        for proc in launched:
+            proc.kill_all()
+            assert_nothing_left(proc)
+
+
 def test_a_bot_of_the_referees_uid_changes_no_limit_or_priority_of_the_referee(
         tmp_path: Path) -> None:
     """Landlock does not govern ``prlimit``, ``setpriority``, the scheduling calls or

@@ -14,7 +14,7 @@ import pytest
 from sandbox_support import HOSTILE, STARTUP_S, Bot, assert_nothing_left, has
 
 from arena.protocol.transport import Line
-from arena.sandbox import Limits, SandboxReport, launch
+from arena.sandbox import Limits, SandboxReport, launch, probe
 from arena.sandbox.leftovers import ipc_objects, release_uids
 
 #: Channels a look reports as present when the other bot's object is there.
@@ -93,6 +93,37 @@ def test_two_bots_at_one_table_pass_no_bit(report: SandboxReport) -> None:
             assert_nothing_left(bot.proc)
         for leftover in Path("/tmp").glob(f"arena-collude-{tag}*"):
             leftover.unlink()
+
+
+def test_seccomp_alone_shares_no_ipc_object_between_bots() -> None:
+    """A machine without bubblewrap and a kernel without Landlock leave seccomp alone between
+    two bots and the IPC objects of the host's namespace. Elsewhere another layer hides a
+    missing rule (Landlock refuses to open a message queue; bubblewrap gives each bot an IPC
+    namespace), so this mode is the only one where a queue or a segment left to the bots
+    would pass a hand."""
+    report = probe(disable=("bwrap", "landlock"))
+    if not report.active("seccomp"):
+        pytest.skip(f"no seccomp here: {report.level}")
+    tag = secrets.token_hex(8)
+    bots: list[Bot] = []
+    try:
+        bots.append(_start(report, tag, report.kit_path / "arena" / "bench" / "ray.py"))
+        bots.append(_start(report, tag, report.kit_path / "arena" / "bench" / "ray.py"))
+        receiver, sender = bots
+        sent = _ask(sender, "send")
+        after = _ask(receiver, "look")
+        if sent["mq"] == "no librt":
+            pytest.skip("no librt.so.1 here: a message queue cannot be tried")
+        assert (sent["shm"], sent["mq"]) == ("denied", "denied"), sent
+        assert (after["shm"], after["mq"]) == ("absent", "absent"), after
+    finally:
+        for bot in bots:  # a queue or segment a failed run made goes with its uid
+            uid = os.stat(f"/proc/{bot.proc.pid}").st_uid
+            bot.transport.close()
+            bot.proc.kill_all()
+            assert_nothing_left(bot.proc)
+            if uid != os.geteuid():
+                release_uids({uid})
 
 
 def test_a_bot_reads_no_host_counter(report: SandboxReport) -> None:

@@ -320,10 +320,12 @@ class _SiteServer(ThreadingHTTPServer):
 
     def answers_to(self, host: str | None) -> bool:
         """Whether a request naming ``host`` (its Host header) is answered: any, unless the
-        server listens on a loopback address only; then only a loopback name."""
+        server listens on a loopback address only; then only a loopback name, in any case
+        and with or without the root's dot (``LOCALHOST.`` names what ``localhost`` does)."""
         if not self.local_only or host is None:
             return True
         name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        name = name.removesuffix(".").lower()
         return _loopback(name.strip("[]"))
 
     def tell_operator(self, reason: str, scope: str) -> None:

@@ -174,6 +174,20 @@ def test_a_request_naming_another_host_is_refused(served: tuple[Path, int]) -> N
         assert get(port, "/t/cup/index.html", host=host)[0] == 200, host
 
 
+def test_a_loopback_name_is_answered_in_any_case_and_with_its_root_dot(
+        served: tuple[Path, int]) -> None:
+    """A host name is case-insensitive and may end in the root's dot (``localhost.`` is the
+    same name): a browser sending ``LOCALHOST`` or ``localhost.`` was refused 421. A second
+    dot, or a rebinding name in capitals, is still not a loopback name."""
+    port = served[1]
+    for host in (f"LOCALHOST:{port}", f"Localhost:{port}", f"localhost.:{port}", "LOCALHOST.",
+                 f"cup.LocalHost:{port}", f"127.0.0.1.:{port}", f"[::FFFF:127.0.0.1]:{port}"):
+        assert get(port, "/t/cup/index.html", host=host)[0] == 200, host
+    for host in (f"localhost..:{port}", f"EVIL.example:{port}", f".:{port}"):
+        assert get(port, "/t/cup/index.html", host=host) == (
+            421, "this server answers to its loopback address only\n"), host
+
+
 @pytest.mark.parametrize("method", ["POST", "OPTIONS", "TRACE", "PROPFIND", "CONNECT", "get"])
 def test_a_refused_method_names_the_allowed_ones(served: tuple[Path, int], method: str) -> None:
     """Any method but GET and HEAD is 405 with the allowed ones: OPTIONS, TRACE and the

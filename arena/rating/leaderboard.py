@@ -53,7 +53,14 @@ from arena.rating.trueskill_rating import (
 from arena.referee.failures import FAILURE_TYPES, without_game
 from arena.referee.hints import author_paths
 from arena.tournament.field_changes import field_status as changed_field_status
-from arena.tournament.scoring import Standing, spec_table_mates, spec_table_weight
+from arena.tournament.scoring import (
+    Standing,
+    Withdrawals,
+    buchholz_scores,
+    round_draw_points,
+    spec_table_mates,
+    spec_table_weight,
+)
 from arena.tournament.standings import scoring_inputs, standings_of
 
 log = logging.getLogger(__name__)
@@ -218,6 +225,9 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                           if swiss and tournament is not None else None)
     # the final score of a bot met is its entry's, which an old version shares with the new
     finals = {key: s.score for key, s in standings.items()} if standings else points
+    if swiss and tournament is not None:
+        finals = buchholz_scores(finals, {g.round for g in ordered} | {b.round for b in byes},
+                                 _withdrawals(ordered, tournament.spec))
     mates = spec_table_mates(tournament.spec) if tournament is not None else None
     tiebreak = stored_buchholz(ordered, finals, table_mates=mates) if swiss else {}
     standings = standings or {}
@@ -263,6 +273,14 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                         games=len(ordered), swiss=swiss, rows=rows,
                         rated=len({(step.tournament_id, step.game_id) for step in run.history}))
     return sort_leaderboard(board, "rating")
+
+
+def _withdrawals(games: Iterable[StoredGame], spec: Mapping[str, Any]) -> Withdrawals:
+    """A Swiss's withdrawn bots by version key (every version of a withdrawn entry), as
+    :func:`arena.tournament.scoring.buchholz_scores` counts them for their opponents."""
+    withdrawn = spec.get("withdrawn") or {}
+    return Withdrawals({bot.key: withdrawn[bot.name] for game in games for bot in game.seats
+                        if bot.name in withdrawn}, round_draw_points(spec))
 
 
 #: The orders a leaderboard can be ranked in, and what each means (the json's ``sort``).

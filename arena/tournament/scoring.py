@@ -30,14 +30,18 @@ __all__ = [
     "RatedGame",
     "RatingTrack",
     "Standing",
+    "Withdrawals",
     "buchholz",
+    "buchholz_scores",
     "compute_standings",
     "DEFAULT_TAU",
     "conservative_ratings",
     "game_points",
     "rating_parameters",
+    "round_draw_points",
     "spec_table_mates",
     "spec_table_weight",
+    "spec_withdrawals",
     "swiss_table_size",
     "table_weight",
 ]
@@ -106,6 +110,51 @@ def spec_table_mates(spec: Mapping[str, Any]) -> int | None:
     """The table-mates a bot has at a full table of a stored Swiss spec, which
     :func:`buchholz` counts every round as; None (a plain sum) for every other format."""
     return swiss_table_size(spec) - 1 if spec.get("format") == "swiss" else None
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawals:
+    """The entrants withdrawn from a Swiss, by the first round each is not paired in, and
+    what a drawn round is worth there: in their opponents' Buchholz each round a withdrawn
+    entrant no longer plays counts as a draw (FIDE's rule for an opponent's unplayed round),
+    not as the nothing it scores."""
+
+    first_unpaired: Mapping[Any, int]
+    draw: Fraction
+
+
+def round_draw_points(spec: Mapping[str, Any]) -> Fraction:
+    """A drawn round of a stored Swiss spec: half a point for every game a full table's bot
+    plays in a round (``games_per_match``, times a full table's seatings in duplicate mode),
+    half of what a bye scores; a draw of every game shares the places evenly."""
+    nominal = swiss_table_size(spec)
+    duplicate = spec.get("duplicate", False)
+    seatings = (1 if duplicate is False
+                else factorial(nominal) if duplicate == "permutations" else nominal)
+    return Fraction(int(spec.get("games_per_match", 2)) * seatings, 2)
+
+
+def spec_withdrawals(spec: Mapping[str, Any]) -> Withdrawals:
+    """:class:`Withdrawals` of a stored Swiss spec, by entrant index (its ``entrants``,
+    ``name@version`` in entry order, named by its ``withdrawn``)."""
+    withdrawn = spec.get("withdrawn") or {}
+    names = [str(key).rsplit("@", 1)[0] for key in spec.get("entrants") or ()]
+    return Withdrawals({i: withdrawn[name] for i, name in enumerate(names) if name in withdrawn},
+                       round_draw_points(spec))
+
+
+def buchholz_scores(scores: Mapping[Player, Fraction], rounds: Collection[int],
+                    withdrawals: Withdrawals | None) -> dict[Player, Fraction]:
+    """What each player counts for in its opponents' Buchholz: its score, and a withdrawn
+    player's a draw more for each of the ``rounds`` played from its withdrawal on."""
+    counted = dict(scores)
+    if withdrawals is None:
+        return counted
+    for player, first in withdrawals.first_unpaired.items():
+        unplayed = sum(1 for r in rounds if r >= first)
+        if unplayed and player in counted:
+            counted[player] += withdrawals.draw * unplayed
+    return counted
 
 
 def game_points(placements: Sequence[int], forfeited: Collection[int] = ()) -> list[Fraction]:
@@ -241,12 +290,14 @@ def compute_standings(
     byes: Iterable[Bye] = (),
     ratings: Sequence[float] | None = None,
     table_mates: int | None = None,
+    withdrawals: Withdrawals | None = None,
 ) -> list[Standing]:
     """Standings: score, then Buchholz, then rating, then entry order (all deterministic).
 
     Buchholz: see :func:`buchholz` (the rating layer's leaderboard uses it too), a round's
-    table-mates counted as ``table_mates`` (a full table's). A bye adds nothing to Buchholz
-    but counts in the score.
+    table-mates counted as ``table_mates`` (a full table's), a withdrawn entrant met as
+    :func:`buchholz_scores` counts it. A bye adds nothing to Buchholz but counts in the
+    score.
     """
     played = list(tables)
     score = [Fraction(0)] * n
@@ -256,11 +307,13 @@ def compute_standings(
         for e, pts in zip(table.seats, table.points, strict=True):
             score[e] += pts
             count[e] += 1
+    byes = list(byes)
     for bye in byes:
         score[bye.entrant] += bye.points
         bye_count[bye.entrant] += 1
-    tiebreak = buchholz(((table.round, table.seats) for table in played), dict(enumerate(score)),
-                        table_mates)
+    rounds = {table.round for table in played} | {bye.round for bye in byes}
+    counted = buchholz_scores(dict(enumerate(score)), rounds, withdrawals)
+    tiebreak = buchholz(((table.round, table.seats) for table in played), counted, table_mates)
     second = [tiebreak.get(e, Fraction(0)) for e in range(n)]
     rating = list(ratings) if ratings is not None else [0.0] * n
     order = sorted(range(n), key=lambda e: (-score[e], -second[e], -rating[e], e))

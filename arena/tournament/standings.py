@@ -19,6 +19,7 @@ from arena.tournament.scoring import (
     game_points,
     spec_table_mates,
     spec_table_weight,
+    spec_withdrawals,
 )
 from arena.tournament.store import GameRow, Store, TournamentRow
 
@@ -46,7 +47,8 @@ def standings_of(inputs: SwissInputs, spec: Mapping[str, Any]) -> list[Standing]
     played, byes, rated, n = inputs
     rating = spec.get("rating") or {}
     ratings = conservative_ratings(n, rated, **{k: float(v) for k, v in rating.items()})
-    return compute_standings(n, played, byes, ratings, spec_table_mates(spec))
+    return compute_standings(n, played, byes, ratings, spec_table_mates(spec),
+                             spec_withdrawals(spec))
 
 
 def swiss_inputs(

@@ -1,0 +1,96 @@
+"""A withdrawn bot in its opponents' Buchholz: its score, and a draw for each round played
+after its withdrawal (FIDE's rule for an opponent's unplayed round), not its score frozen at
+the withdrawal, which took tie-break value from the bots that met it early."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from fractions import Fraction
+from pathlib import Path
+
+from tournament_fixtures import runner, write_spec
+
+from arena.cli.main import app
+from arena.tournament.runner import run_tournament
+from arena.tournament.scoring import (
+    Bye,
+    PlayedTable,
+    compute_standings,
+    round_draw_points,
+    spec_withdrawals,
+)
+from arena.tournament.spec import load_spec
+
+ONE, NONE = Fraction(1), Fraction(0)
+
+
+def test_a_withdrawn_opponent_counts_a_draw_for_each_round_it_no_longer_plays() -> None:
+    """Four bots at tables of 2, one game a match (a win 1, a loss 0, a draw 1/2), three
+    rounds, d withdrawn from round 3:
+
+    round 1: a beats b, c beats d;  round 2: a beats c, d beats b;
+    round 3: c beats a, b has the bye (1).
+    Scores: a 2, b 1, c 2, d 1. d counts 1 + 1/2 (round 3, unplayed) = 3/2.
+    Buchholz: a = b 1 + c 2 + c 2 = 5;  b = a 2 + d 3/2 = 7/2;
+              c = d 3/2 + a 2 + a 2 = 11/2;  d = c 2 + b 1 = 3.
+    (Counted at its score of 1, d left b 3 and c 5, tied with a on both.)"""
+    a, b, c, d = range(4)
+    tables = [PlayedTable(1, (a, b), (ONE, NONE)), PlayedTable(1, (c, d), (ONE, NONE)),
+              PlayedTable(2, (a, c), (ONE, NONE)), PlayedTable(2, (d, b), (ONE, NONE)),
+              PlayedTable(3, (c, a), (ONE, NONE))]
+    spec = {"format": "swiss", "games_per_match": 1, "players_per_game": 2,
+            "entrants": ["a@1", "b@1", "c@1", "d@1"], "withdrawn": {"d": 3}}
+    standings = compute_standings(4, tables, [Bye(3, b, ONE)], None, 1,
+                                  spec_withdrawals(spec))
+    assert [(s.entrant, s.score, s.buchholz) for s in standings] == [
+        (c, 2, Fraction(11, 2)), (a, 2, 5), (b, 1, Fraction(7, 2)), (d, 1, 3)]
+
+
+def test_a_drawn_round_is_half_of_every_game_a_full_table_plays() -> None:
+    """Half a point a game: games_per_match, times a full table's seatings in duplicate."""
+    assert round_draw_points({"games_per_match": 3}) == Fraction(3, 2)
+    assert round_draw_points({"games_per_match": 2, "players_per_game": 3,
+                              "duplicate": True}) == 3
+    assert round_draw_points({"games_per_match": 1, "players_per_game": 3,
+                              "duplicate": "permutations"}) == 3
+
+
+def _meetings(db: Path, name: str) -> list[tuple[int, list[str]]]:
+    """(round, bot names by seat) of every table the tournament paired."""
+    conn = sqlite3.connect(str(db))
+    try:
+        names = dict(conn.execute("SELECT id, name FROM bots").fetchall())
+        tid = conn.execute("SELECT id FROM tournaments WHERE name = ?", (name,)).fetchone()[0]
+        return [(r, [names[b] for b in json.loads(seats)]) for r, seats in conn.execute(
+            "SELECT round, seats_json FROM tables WHERE tournament_id = ?", (tid,))]
+    finally:
+        conn.close()
+
+
+def test_status_and_leaderboard_count_a_withdrawn_bot_as_drawing_its_unplayed_rounds(
+        tmp_path: Path) -> None:
+    """Five bots at tables of 2, two games a match (a draw 1 a round), three rounds, random
+    withdrawn from round 3: each bot's Buchholz is the sum of its opponents' scores, plus 1
+    for each round it met random in (random's round 3, unplayed, counts a draw), in arena
+    status and in arena leaderboard alike."""
+    bots = ["greedy", "collector", "heuristic", "random", {"bot": "greedy", "name": "twin"}]
+    spec = write_spec(tmp_path / "class.yaml", tmp_path / "arena.db", name="class", bots=bots,
+                      rounds=3, games_per_match=2, withdrawn={"random": 3})
+    run_tournament(load_spec(spec), 1, trial=False)
+    db = str(tmp_path / "arena.db")
+    status = json.loads(runner.invoke(app, ["status", "class", "--db", db, "-f",
+                                            "json"]).output)["standings"]
+    score = {row["bot"].split("@")[0]: Fraction(row["score"]) for row in status}
+    expected = {bot: Fraction(0) for bot in score}
+    for _, seats in _meetings(tmp_path / "arena.db", "class"):
+        for bot in seats:
+            for other in seats:
+                if other != bot:
+                    expected[bot] += score[other] + (1 if other == "random" else 0)
+    assert any("random" in seats and round_no < 3
+               for round_no, seats in _meetings(tmp_path / "arena.db", "class"))
+    assert {row["bot"].split("@")[0]: Fraction(row["buchholz"]) for row in status} == expected
+    board = json.loads(runner.invoke(app, ["leaderboard", "class", "--db", db, "-f",
+                                           "json"]).output)["bots"]
+    assert {row["bot"]: Fraction(row["buchholz"]) for row in board} == expected

@@ -271,8 +271,10 @@ class RunState:
         # a duplicate table plays every seating, so which one comes first needs no lot
         seat_seed = (None if seating_mode(spec.duplicate) != "none"
                      else derive_seed(self.row.seed, "seats", r))
+        joining = [i for i, bot in enumerate(spec.entrants) if spec.joined.get(bot.name) == r]
         paired = swiss.pair_round(standings, played, byes, spec.table_sizes[0],
-                                  sizes_first=bool(spec.duplicate), seat_seed=seat_seed)
+                                  sizes_first=bool(spec.duplicate), seat_seed=seat_seed,
+                                  newcomers=joining)
         rows: list[TableRow] = []
         index = 0
         for deal, seats in enumerate(paired.tables):

@@ -19,7 +19,10 @@ for 2-player tables with an odd field, one bye). It minimises, lexicographically
    offers a different number of points);
 4. the bye recipients' scores above the lowest score (the bye goes to the lowest score group
    whatever it costs the tables, as the FIDE Dutch system's criterion C.5 has it: a bye is
-   worth a win);
+   worth a win), then the bye recipients in their first round (``newcomers``: late entrants
+   in the round they join), so that one takes the bye only when no other bot of its score
+   group can (it missed rounds already, and a bye would score it a round of games before it
+   played one);
 5. score spread: the sum over pairs at a table of the squared score difference (tables
    filled within score groups);
 6. rank distance: the sum over pairs at a table of the distance of their standings ranks
@@ -51,7 +54,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Literal
@@ -72,8 +75,8 @@ EXACT_MAX_FIELD = 64
 #: within the budget, else the whole-field greedy and swaps (quadratic; for comparison).
 Solver = Literal["auto", "legacy"]
 
-Cost = tuple[int, int, int, int, int, int]
-_ZERO: Cost = (0, 0, 0, 0, 0, 0)
+Cost = tuple[int, int, int, int, int, int, int]
+_ZERO: Cost = (0, 0, 0, 0, 0, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +149,8 @@ class _Field:
     """What the criteria read: standings order, scaled scores, meetings, byes, off-size seats."""
 
     def __init__(self, standings: Sequence[Standing], played: Sequence[PlayedTable],
-                 byes: Sequence[Bye], k: int, sizes_first: bool) -> None:
+                 byes: Sequence[Bye], k: int, sizes_first: bool,
+                 newcomers: Collection[int] = ()) -> None:
         self.order = [s.entrant for s in standings]
         self.rank = {e: i for i, e in enumerate(self.order)}
         denominator = math.lcm(1, *(s.score.denominator for s in standings))
@@ -157,14 +161,15 @@ class _Field:
         self.off_size = _off_size_rounds(played, k)
         self.k = k
         self.sizes_first = sizes_first
+        self.newcomers = frozenset(newcomers)
 
     def cost(self, group: tuple[int, ...]) -> Cost:
         """One table's (or, one member, one bye's) cost tuple: see the module docstring."""
         scaled, rank = self.scaled, self.rank
         if len(group) == 1:
             (e,) = group
-            return (self.bye_count[e] ** 2, 0, 0, scaled[e] - self.low, 0,
-                    len(self.order) - 1 - rank[e])
+            return (self.bye_count[e] ** 2, 0, 0, scaled[e] - self.low,
+                    int(e in self.newcomers), 0, len(self.order) - 1 - rank[e])
         size = len(group)
         off = sum(self.off_size[(e, size)] ** 2 for e in group) if size != self.k else 0
         repeat = spread = distance = 0
@@ -174,16 +179,16 @@ class _Field:
             spread += (scaled[a] - scaled[b]) ** 2
             distance += abs(rank[a] - rank[b])
         if self.sizes_first:
-            return (0, off, repeat, 0, spread, distance)
-        return (0, repeat, off, 0, spread, distance)
+            return (0, off, repeat, 0, 0, spread, distance)
+        return (0, repeat, off, 0, 0, spread, distance)
 
 
 def round_cost(standings: Sequence[Standing], played: Sequence[PlayedTable],
                byes: Sequence[Bye], k: int, paired: SwissRound, *,
-               sizes_first: bool = False) -> Cost:
+               sizes_first: bool = False, newcomers: Collection[int] = ()) -> Cost:
     """A paired round's total cost tuple by the pairing's criteria (lower is better): to
     compare solvers on the same field."""
-    f = _Field(standings, played, byes, k, sizes_first)
+    f = _Field(standings, played, byes, k, sizes_first, newcomers)
     total = _ZERO
     for group in [*paired.tables, *((e,) for e in paired.byes)]:
         total = _add(total, f.cost(tuple(group)))
@@ -200,6 +205,7 @@ def pair_round(
     sizes_first: bool = False,
     solver: Solver = "auto",
     seat_seed: int | None = None,
+    newcomers: Collection[int] = (),
 ) -> SwissRound:
     """Pair the next round from the standings and the completed rounds' tables and byes.
 
@@ -209,8 +215,9 @@ def pair_round(
     after round (repeats avoided first, the table of 2 must always take one of its last
     players). ``solver``: see :data:`Solver` (the exact solver's pairings are the same
     either way). ``seat_seed`` draws the lot between seatings that balance seats equally
-    well (None: standings order decides)."""
-    f = _Field(standings, played, byes, k, sizes_first)
+    well (None: standings order decides). ``newcomers``: the entrants in their first round
+    after round 1 (late entrants joining now), criterion 4's second part."""
+    f = _Field(standings, played, byes, k, sizes_first, newcomers)
     order, n, rank, cost = f.order, len(f.order), f.rank, f.cost
     sizes, n_byes = table_sizes(n, k)
     all_sizes = tuple(sorted([*sizes, *([1] * n_byes)], reverse=True))
@@ -225,7 +232,8 @@ def pair_round(
         groups = _solve_heuristic(order, all_sizes, cost)
     elif groups is None:
         groups = solve_local(order, all_sizes, LocalCosts(
-            order, f.scaled, f.meetings, f.bye_count, f.off_size, k, sizes_first))
+            order, f.scaled, f.meetings, f.bye_count, f.off_size, k, sizes_first,
+            f.newcomers))
     tables = sorted((g for g in groups if len(g) > 1), key=lambda g: min(rank[e] for e in g))
     bye_list = tuple(sorted((g[0] for g in groups if len(g) == 1), key=lambda e: rank[e]))
     seat_use = seat_uses(table.seats for table in played)
@@ -275,7 +283,8 @@ class _OverBudget(Exception):
 
 
 def _add(a: Cost, b: Cost) -> Cost:
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5])
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5],
+            a[6] + b[6])
 
 
 def _solve_exact(

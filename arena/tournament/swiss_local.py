@@ -10,7 +10,8 @@ is then one integer and a swap's effect is a few pair costs.
 What is heuristic (not what is compared, but what is searched):
 
 * the bye (2-player tables, odd field) is first given to the lowest ranked player among
-  those with the fewest byes and the lowest score, criteria 1, 4 and 6 for the bye alone;
+  those with the fewest byes and the lowest score, not in its first round if another can
+  take it, criteria 1, 4 and 6 for the bye alone;
 * tables are filled top-down, each opened by the top unseated player, its seats taken from
   the next ``window`` unseated players in standings order (the whole field is searched
   only when every one of those would add a repeat meeting or an off-size seat);
@@ -30,7 +31,7 @@ seat that would lower its criterion without adding a repeat meeting).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 __all__ = ["LocalCosts", "solve_local"]
 
@@ -47,7 +48,8 @@ class LocalCosts:
 
     def __init__(self, order: Sequence[int], scaled: Mapping[int, int],
                  meetings: Mapping[tuple[int, int], int], bye_count: Counter[int],
-                 off_size: Counter[tuple[int, int]], k: int, sizes_first: bool) -> None:
+                 off_size: Counter[tuple[int, int]], k: int, sizes_first: bool,
+                 newcomers: Collection[int] = ()) -> None:
         n = len(order)
         self.k = k
         self.rank = {e: i for i, e in enumerate(order)}
@@ -63,14 +65,17 @@ class LocalCosts:
         self.off_size = off_size
         most_off = max(off_size.values(), default=0)
         self.bye_count = bye_count
+        self.newcomers = frozenset(newcomers)
         # Component bounds: at most 2n pairs at tables of up to 5, at most n byes.
         bound_distance = 2 * n * n + n + 1
         bound_spread = 2 * n * spread_range * spread_range + 1
         bound_bye_score = n * spread_range + 1
         bound_repeat = 2 * n * most_met * most_met + 1
         bound_off = n * most_off * most_off + 1
+        bound_newcomer = n + 1
         self.w_spread = bound_distance
-        self.w_bye_score = self.w_spread * bound_spread
+        self.w_newcomer = self.w_spread * bound_spread
+        self.w_bye_score = self.w_newcomer * bound_newcomer
         lower = self.w_bye_score * bound_bye_score
         if sizes_first:
             self.w_repeat = lower
@@ -97,10 +102,11 @@ class LocalCosts:
         return f * f * self.w_off
 
     def bye(self, e: int) -> int:
-        """Second byes, the bye's score above the lowest, its distance from the last rank."""
+        """Second byes, the bye's score above the lowest, its first round, its distance
+        from the last rank."""
         c = self.bye_count[e]
         return (c * c * self.w_bye + (self.score[e] - self.low) * self.w_bye_score
-                + len(self.rank) - 1 - self.rank[e])
+                + (e in self.newcomers) * self.w_newcomer + len(self.rank) - 1 - self.rank[e])
 
     def group(self, members: Sequence[int]) -> int:
         """A table's (or, one member, a bye's) whole cost."""

@@ -5,6 +5,7 @@ result is the tournament the changed spec plays from the start, game for game.""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -112,6 +113,10 @@ def test_a_late_entrant_plays_as_in_a_run_that_had_it_from_the_start(tmp_path: P
     assert _same_games(db, "class", "straight")
     status = runner.invoke(app, ["status", "class", "--db", str(db)])
     assert "Joined late: twin in round 3 (no points for the rounds before)\n" in status.output
+    # twin, 0 and the last ranked, took the bye; a bot of its score group takes it now
+    pairings = runner.invoke(app, ["pairings", "class", "--round", "3", "--db", str(db)])
+    bye = re.search(r"^bye: (\S+) \(0\), \+1$", pairings.output, re.M)
+    assert bye is not None and bye[1] != "twin", pairings.output
 
 
 def test_added_rounds_play_as_an_uninterrupted_run(tmp_path: Path) -> None:

@@ -41,14 +41,15 @@ def test_the_local_solvers_integer_costs_order_pairings_as_the_criteria_do(
     rng = random.Random(seed)
     played, byes = simulate_history(n, k, rounds, rng)
     standings = compute_standings(n, played, byes, [rng.uniform(-5, 30) for _ in range(n)])
-    field = _Field(standings, played, byes, k, sizes_first)
+    newcomers = {e for e in range(n) if rng.random() < 0.3}  # late entrants joining now
+    field = _Field(standings, played, byes, k, sizes_first, newcomers)
     costs = LocalCosts(field.order, field.scaled, field.meetings, field.bye_count,
-                       field.off_size, k, sizes_first)
+                       field.off_size, k, sizes_first, newcomers)
     for _ in range(8):
         a, b = _random_pairing(n, k, rng), _random_pairing(n, k, rng)
         by_criteria = [round_cost(standings, played, byes, k, SwissRound(
             tables=tuple(g for g in p if len(g) > 1),
-            byes=tuple(g[0] for g in p if len(g) == 1)), sizes_first=sizes_first)
-            for p in (a, b)]
+            byes=tuple(g[0] for g in p if len(g) == 1)), sizes_first=sizes_first,
+            newcomers=newcomers) for p in (a, b)]
         by_integer = [sum(costs.group(g) for g in p) for p in (a, b)]
         assert _sign(*by_integer) == _sign(*by_criteria), (a, b, by_criteria)

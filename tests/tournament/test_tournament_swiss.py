@@ -23,7 +23,7 @@ from arena.tournament.scoring import (
     spec_table_weight,
     table_weight,
 )
-from arena.tournament.swiss import SwissRound, pair_round, table_sizes
+from arena.tournament.swiss import EXACT_WORK_BUDGET, SwissRound, pair_round, table_sizes
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -367,3 +367,30 @@ def test_a_ladder_counts_every_table_size_game_for_game(fmt: str) -> None:
     assert [spec_table_weight(spec)(size) for size in (2, 4)] == [1, 1]
     swiss = {**spec, "format": "swiss", "players_per_game": 2}
     assert spec_table_weight(swiss)(4) == Fraction(2, 24)
+
+
+@pytest.mark.parametrize("work_budget", [EXACT_WORK_BUDGET, 0])  # exact, then local search
+def test_a_late_entrant_takes_the_bye_only_when_no_other_of_its_score_group_can(
+        work_budget: int) -> None:
+    """Round 1: 0 beat 1, 2 beat 3; 4 joins in round 2 with 0, the last of the 0s (no
+    Buchholz, entered last), where the bye went: it missed a round, and the bye scored it a
+    round's wins before it played a game. 3, the last of the others, takes it."""
+    played = [PlayedTable(1, (0, 1), (Fraction(1), Fraction(0))),
+              PlayedTable(1, (2, 3), (Fraction(1), Fraction(0)))]
+    standings = compute_standings(5, played)
+    assert [s.entrant for s in standings] == [0, 2, 1, 3, 4]
+    assert pair_round(standings, played, [], 2, work_budget=work_budget).byes == (4,)
+    result = pair_round(standings, played, [], 2, work_budget=work_budget, newcomers=[4])
+    assert result.byes == (3,)
+    assert sorted(map(sorted, result.tables)) == [[0, 2], [1, 4]]
+
+
+@pytest.mark.parametrize("work_budget", [EXACT_WORK_BUDGET, 0])
+def test_a_late_entrant_alone_in_the_lowest_score_group_takes_the_bye(work_budget: int) -> None:
+    """Two drawn tables (1/2 each): 4, joining with 0, is the lowest score alone; the bye
+    goes to the lowest score group first."""
+    half = Fraction(1, 2)
+    played = [PlayedTable(1, (0, 1), (half, half)), PlayedTable(1, (2, 3), (half, half))]
+    standings = compute_standings(5, played)
+    result = pair_round(standings, played, [], 2, work_budget=work_budget, newcomers=[4])
+    assert result.byes == (4,)

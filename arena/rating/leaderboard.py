@@ -227,7 +227,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     finals = {key: s.score for key, s in standings.items()} if standings else points
     if swiss and tournament is not None:
         finals = buchholz_scores(finals, {g.round for g in ordered} | {b.round for b in byes},
-                                 _withdrawals(ordered, tournament.spec))
+                                 _withdrawals(ordered, tournament.spec), _entry_byes(finals, byes))
     mates = spec_table_mates(tournament.spec) if tournament is not None else None
     tiebreak = stored_buchholz(ordered, finals, table_mates=mates) if swiss else {}
     standings = standings or {}
@@ -281,6 +281,14 @@ def _withdrawals(games: Iterable[StoredGame], spec: Mapping[str, Any]) -> Withdr
     withdrawn = spec.get("withdrawn") or {}
     return Withdrawals({bot.key: withdrawn[bot.name] for game in games for bot in game.seats
                         if bot.name in withdrawn}, round_draw_points(spec))
+
+
+def _entry_byes(finals: Mapping[str, Fraction],
+                byes: Iterable[ByeRecord]) -> list[tuple[str, Fraction]]:
+    """Each bye as (version key, points) for every version of the entry that had it: after
+    ``--continue`` a version met counts its entry's score, byes of the other version too."""
+    return [(key, bye.points) for bye in byes for key in finals
+            if key.rsplit("@", 1)[0] == bye.bot.name]
 
 
 #: The orders a leaderboard can be ranked in, and what each means (the json's ``sort``).

@@ -144,12 +144,18 @@ def spec_withdrawals(spec: Mapping[str, Any]) -> Withdrawals:
 
 
 def buchholz_scores(scores: Mapping[Player, Fraction], rounds: Collection[int],
-                    withdrawals: Withdrawals | None) -> dict[Player, Fraction]:
-    """What each player counts for in its opponents' Buchholz: its score, and a withdrawn
-    player's a draw more for each of the ``rounds`` played from its withdrawal on."""
+                    withdrawals: Withdrawals | None,
+                    byes: Iterable[tuple[Player, Fraction]] = ()) -> dict[Player, Fraction]:
+    """What each player counts for in its opponents' Buchholz: its score, a bye's recipient
+    a draw for each of its ``byes`` (player, points) instead of the win it scored, and a
+    withdrawn player's a draw more for each of the ``rounds`` played from its withdrawal on:
+    FIDE counts every round a player did not play as a draw for its opponents."""
     counted = dict(scores)
     if withdrawals is None:
         return counted
+    for player, points in byes:
+        if player in counted:
+            counted[player] += withdrawals.draw - points
     for player, first in withdrawals.first_unpaired.items():
         unplayed = sum(1 for r in rounds if r >= first)
         if unplayed and player in counted:
@@ -296,8 +302,8 @@ def compute_standings(
 
     Buchholz: see :func:`buchholz` (the rating layer's leaderboard uses it too), a round's
     table-mates counted as ``table_mates`` (a full table's), a withdrawn entrant met as
-    :func:`buchholz_scores` counts it. A bye adds nothing to Buchholz but counts in the
-    score.
+    :func:`buchholz_scores` counts it, and a bye's recipient as a draw that round. A bye
+    adds nothing to its recipient's Buchholz but counts in the score.
     """
     played = list(tables)
     score = [Fraction(0)] * n
@@ -312,7 +318,8 @@ def compute_standings(
         score[bye.entrant] += bye.points
         bye_count[bye.entrant] += 1
     rounds = {table.round for table in played} | {bye.round for bye in byes}
-    counted = buchholz_scores(dict(enumerate(score)), rounds, withdrawals)
+    counted = buchholz_scores(dict(enumerate(score)), rounds, withdrawals,
+                              ((bye.entrant, bye.points) for bye in byes))
     tiebreak = buchholz(((table.round, table.seats) for table in played), counted, table_mates)
     second = [tiebreak.get(e, Fraction(0)) for e in range(n)]
     rating = list(ratings) if ratings is not None else [0.0] * n

@@ -31,10 +31,11 @@ def test_a_withdrawn_opponent_counts_a_draw_for_each_round_it_no_longer_plays() 
 
     round 1: a beats b, c beats d;  round 2: a beats c, d beats b;
     round 3: c beats a, b has the bye (1).
-    Scores: a 2, b 1, c 2, d 1. d counts 1 + 1/2 (round 3, unplayed) = 3/2.
-    Buchholz: a = b 1 + c 2 + c 2 = 5;  b = a 2 + d 3/2 = 7/2;
-              c = d 3/2 + a 2 + a 2 = 11/2;  d = c 2 + b 1 = 3.
-    (Counted at its score of 1, d left b 3 and c 5, tied with a on both.)"""
+    Scores: a 2, b 1, c 2, d 1. d counts 1 + 1/2 (round 3, unplayed) = 3/2; b counts
+    0 + 1/2 (its bye, a draw) = 1/2.
+    Buchholz: a = b 1/2 + c 2 + c 2 = 9/2;  b = a 2 + d 3/2 = 7/2;
+              c = d 3/2 + a 2 + a 2 = 11/2;  d = c 2 + b 1/2 = 5/2.
+    (Counted at its score of 1, d left b 3 and c 5 below a.)"""
     a, b, c, d = range(4)
     tables = [PlayedTable(1, (a, b), (ONE, NONE)), PlayedTable(1, (c, d), (ONE, NONE)),
               PlayedTable(2, (a, c), (ONE, NONE)), PlayedTable(2, (d, b), (ONE, NONE)),
@@ -44,7 +45,8 @@ def test_a_withdrawn_opponent_counts_a_draw_for_each_round_it_no_longer_plays() 
     standings = compute_standings(4, tables, [Bye(3, b, ONE)], None, 1,
                                   spec_withdrawals(spec))
     assert [(s.entrant, s.score, s.buchholz) for s in standings] == [
-        (c, 2, Fraction(11, 2)), (a, 2, 5), (b, 1, Fraction(7, 2)), (d, 1, 3)]
+        (c, 2, Fraction(11, 2)), (a, 2, Fraction(9, 2)), (b, 1, Fraction(7, 2)),
+        (d, 1, Fraction(5, 2))]
 
 
 def test_a_drawn_round_is_half_of_every_game_a_full_table_plays() -> None:
@@ -72,8 +74,9 @@ def test_status_and_leaderboard_count_a_withdrawn_bot_as_drawing_its_unplayed_ro
         tmp_path: Path) -> None:
     """Five bots at tables of 2, two games a match (a draw 1 a round), three rounds, random
     withdrawn from round 3: each bot's Buchholz is the sum of its opponents' scores, plus 1
-    for each round it met random in (random's round 3, unplayed, counts a draw), in arena
-    status and in arena leaderboard alike."""
+    for each round it met random in (random's round 3, unplayed, counts a draw), less 1 for
+    each bye an opponent had (a draw, 1, counted for the bye's 2), in arena status and in
+    arena leaderboard alike."""
     bots = ["greedy", "collector", "heuristic", "random", {"bot": "greedy", "name": "twin"}]
     spec = write_spec(tmp_path / "class.yaml", tmp_path / "arena.db", name="class", bots=bots,
                       rounds=3, games_per_match=2, withdrawn={"random": 3})
@@ -81,7 +84,7 @@ def test_status_and_leaderboard_count_a_withdrawn_bot_as_drawing_its_unplayed_ro
     db = str(tmp_path / "arena.db")
     status = json.loads(runner.invoke(app, ["status", "class", "--db", db, "-f",
                                             "json"]).output)["standings"]
-    score = {row["bot"].split("@")[0]: Fraction(row["score"]) for row in status}
+    score = {row["bot"].split("@")[0]: Fraction(row["score"]) - row["byes"] for row in status}
     expected = {bot: Fraction(0) for bot in score}
     for _, seats in _meetings(tmp_path / "arena.db", "class"):
         for bot in seats:

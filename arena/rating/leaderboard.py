@@ -37,7 +37,7 @@ from arena.rating.games import (
     load_games,
     tournament_bots,
 )
-from arena.rating.standings import ByeRecord, stored_buchholz, total_points
+from arena.rating.standings import ByeRecord, stored_buchholz, stored_game_points, total_points
 from arena.rating.trueskill_rating import (
     RatingMemo,
     RatingRun,
@@ -55,9 +55,9 @@ from arena.referee.hints import author_paths
 from arena.tournament.field_changes import field_status as changed_field_status
 from arena.tournament.scoring import (
     Standing,
-    Withdrawals,
     buchholz_scores,
     round_draw_points,
+    round_records,
     spec_table_mates,
     spec_table_weight,
 )
@@ -226,8 +226,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     # the final score of a bot met is its entry's, which an old version shares with the new
     finals = {key: s.score for key, s in standings.items()} if standings else points
     if swiss and tournament is not None:
-        finals = buchholz_scores(finals, {g.round for g in ordered} | {b.round for b in byes},
-                                 _withdrawals(ordered, tournament.spec), _entry_byes(finals, byes))
+        finals = _entry_buchholz_scores(ordered, byes, tournament.spec)
     mates = spec_table_mates(tournament.spec) if tournament is not None else None
     tiebreak = stored_buchholz(ordered, finals, table_mates=mates) if swiss else {}
     standings = standings or {}
@@ -275,20 +274,19 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     return sort_leaderboard(board, "rating")
 
 
-def _withdrawals(games: Iterable[StoredGame], spec: Mapping[str, Any]) -> Withdrawals:
-    """A Swiss's withdrawn bots by version key (every version of a withdrawn entry), as
-    :func:`arena.tournament.scoring.buchholz_scores` counts them for their opponents."""
-    withdrawn = spec.get("withdrawn") or {}
-    return Withdrawals({bot.key: withdrawn[bot.name] for game in games for bot in game.seats
-                        if bot.name in withdrawn}, round_draw_points(spec))
-
-
-def _entry_byes(finals: Mapping[str, Fraction],
-                byes: Iterable[ByeRecord]) -> list[tuple[str, Fraction]]:
-    """Each bye as (version key, points) for every version of the entry that had it: after
-    ``--continue`` a version met counts its entry's score, byes of the other version too."""
-    return [(key, bye.points) for bye in byes for key in finals
-            if key.rsplit("@", 1)[0] == bye.bot.name]
+def _entry_buchholz_scores(games: Sequence[StoredGame], byes: Sequence[ByeRecord],
+                           spec: Mapping[str, Any]) -> dict[str, Fraction]:
+    """What each bot version met counts for in a Swiss's Buchholz, as the standings count its
+    entry (:func:`arena.tournament.scoring.buchholz_scores`): an entry is a bot name, whose
+    versions after ``--continue`` share its rounds."""
+    weight = spec_table_weight(spec)
+    seats = ((game.round, bot.name, points.get(bot, Fraction(0)) * weight(len(game.seats)))
+             for game in games for points in (stored_game_points(game),)
+             for bot in dict.fromkeys(game.seats))
+    records = round_records(seats, ((bye.round, bye.bot.name, bye.points) for bye in byes))
+    rounds = {game.round for game in games} | {bye.round for bye in byes}
+    counted = buchholz_scores(records, records, rounds, round_draw_points(spec))
+    return {bot.key: counted[bot.name] for game in games for bot in game.seats}
 
 
 #: The orders a leaderboard can be ranked in, and what each means (the json's ``sort``).

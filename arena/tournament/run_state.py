@@ -22,7 +22,7 @@ from arena.tournament.events import Progress, ProgressEnded, Report, RunWarning
 from arena.tournament.planning import fixed_tables, group_deals, tables_per_swiss_round
 from arena.tournament.pool import TableExecutor
 from arena.tournament.schedule import derive_seed, match_seed
-from arena.tournament.scoring import RatingTrack, compute_standings, spec_withdrawals
+from arena.tournament.scoring import RatingTrack, compute_standings, round_draw_points
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.standings import swiss_inputs
 from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, game_id
@@ -265,7 +265,7 @@ class RunState:
             self.rating = RatingTrack(n, **spec.rating.resolved())
         ratings = self.rating.ratings(rated)
         standings = compute_standings(n, played, byes, ratings, spec.table_sizes[0] - 1,
-                                      spec_withdrawals(spec.to_json()))
+                                      round_draw_points(spec.to_json()))
         paired_now = set(spec.round_field(r))  # withdrawn and late entrants sit it out
         standings = [s for s in standings if s.entrant in paired_now]
         # a duplicate table plays every seating, so which one comes first needs no lot

@@ -30,7 +30,7 @@ __all__ = [
     "RatedGame",
     "RatingTrack",
     "Standing",
-    "Withdrawals",
+    "RoundRecord",
     "buchholz",
     "buchholz_scores",
     "compute_standings",
@@ -39,9 +39,9 @@ __all__ = [
     "game_points",
     "rating_parameters",
     "round_draw_points",
+    "round_records",
     "spec_table_mates",
     "spec_table_weight",
-    "spec_withdrawals",
     "swiss_table_size",
     "table_weight",
 ]
@@ -112,17 +112,6 @@ def spec_table_mates(spec: Mapping[str, Any]) -> int | None:
     return swiss_table_size(spec) - 1 if spec.get("format") == "swiss" else None
 
 
-@dataclass(frozen=True, slots=True)
-class Withdrawals:
-    """The entrants withdrawn from a Swiss, by the first round each is not paired in, and
-    what a drawn round is worth there: in their opponents' Buchholz each round a withdrawn
-    entrant no longer plays counts as a draw (FIDE's rule for an opponent's unplayed round),
-    not as the nothing it scores."""
-
-    first_unpaired: Mapping[Any, int]
-    draw: Fraction
-
-
 def round_draw_points(spec: Mapping[str, Any]) -> Fraction:
     """A drawn round of a stored Swiss spec: half a point for every game a full table's bot
     plays in a round (``games_per_match``, times a full table's seatings in duplicate mode),
@@ -134,32 +123,43 @@ def round_draw_points(spec: Mapping[str, Any]) -> Fraction:
     return Fraction(int(spec.get("games_per_match", 2)) * seatings, 2)
 
 
-def spec_withdrawals(spec: Mapping[str, Any]) -> Withdrawals:
-    """:class:`Withdrawals` of a stored Swiss spec, by entrant index (its ``entrants``,
-    ``name@version`` in entry order, named by its ``withdrawn``)."""
-    withdrawn = spec.get("withdrawn") or {}
-    names = [str(key).rsplit("@", 1)[0] for key in spec.get("entrants") or ()]
-    return Withdrawals({i: withdrawn[name] for i, name in enumerate(names) if name in withdrawn},
-                       round_draw_points(spec))
+@dataclass(slots=True)
+class RoundRecord:
+    """A player's rounds: the points it scored in each (at a table or by a bye) and the
+    rounds it sat at a table."""
+
+    points: dict[int, Fraction]
+    seated: set[int]
 
 
-def buchholz_scores(scores: Mapping[Player, Fraction], rounds: Collection[int],
-                    withdrawals: Withdrawals | None,
-                    byes: Iterable[tuple[Player, Fraction]] = ()) -> dict[Player, Fraction]:
-    """What each player counts for in its opponents' Buchholz: its score, a bye's recipient
-    a draw for each of its ``byes`` (player, points) instead of the win it scored, and a
-    withdrawn player's a draw more for each of the ``rounds`` played from its withdrawal on:
-    FIDE counts every round a player did not play as a draw for its opponents."""
-    counted = dict(scores)
-    if withdrawals is None:
-        return counted
-    for player, points in byes:
-        if player in counted:
-            counted[player] += withdrawals.draw - points
-    for player, first in withdrawals.first_unpaired.items():
-        unplayed = sum(1 for r in rounds if r >= first)
-        if unplayed and player in counted:
-            counted[player] += withdrawals.draw * unplayed
+def round_records(seats: Iterable[tuple[int, Player, Fraction]],
+                  byes: Iterable[tuple[int, Player, Fraction]]) -> dict[Player, RoundRecord]:
+    """Each player's :class:`RoundRecord` from its table results, (round, player, points)
+    for every table or game it sat at, and its ``byes``, (round, player, points)."""
+    records: dict[Player, RoundRecord] = {}
+    for seated, results in ((True, seats), (False, byes)):
+        for round_no, player, points in results:
+            record = records.setdefault(player, RoundRecord({}, set()))
+            record.points[round_no] = record.points.get(round_no, Fraction(0)) + points
+            if seated:
+                record.seated.add(round_no)
+    return records
+
+
+def buchholz_scores(records: Mapping[Player, RoundRecord], players: Iterable[Player],
+                    rounds: Collection[int], draw: Fraction | None) -> dict[Player, Fraction]:
+    """What each player counts for in its opponents' Buchholz: the points it won at tables,
+    and a ``draw`` for each of the ``rounds`` it sat at no table (a bye, a round before it
+    joined, one after it withdrew), whatever that round scored it: FIDE counts every round
+    a player did not play as a draw for its opponents. Without a ``draw``, its score."""
+    counted: dict[Player, Fraction] = {}
+    for player in players:
+        record = records.get(player, RoundRecord({}, set()))
+        if draw is None:
+            counted[player] = sum(record.points.values(), Fraction(0))
+            continue
+        won = sum((record.points.get(r, Fraction(0)) for r in record.seated), Fraction(0))
+        counted[player] = won + draw * sum(1 for r in rounds if r not in record.seated)
     return counted
 
 
@@ -296,14 +296,15 @@ def compute_standings(
     byes: Iterable[Bye] = (),
     ratings: Sequence[float] | None = None,
     table_mates: int | None = None,
-    withdrawals: Withdrawals | None = None,
+    draw: Fraction | None = None,
 ) -> list[Standing]:
     """Standings: score, then Buchholz, then rating, then entry order (all deterministic).
 
     Buchholz: see :func:`buchholz` (the rating layer's leaderboard uses it too), a round's
-    table-mates counted as ``table_mates`` (a full table's), a withdrawn entrant met as
-    :func:`buchholz_scores` counts it, and a bye's recipient as a draw that round. A bye
-    adds nothing to its recipient's Buchholz but counts in the score.
+    table-mates counted as ``table_mates`` (a full table's), each entrant met as
+    :func:`buchholz_scores` counts it: a drawn round (``draw``, :func:`round_draw_points`)
+    for each round it did not play. A bye adds nothing to its recipient's Buchholz but
+    counts in the score.
     """
     played = list(tables)
     score = [Fraction(0)] * n
@@ -318,8 +319,10 @@ def compute_standings(
         score[bye.entrant] += bye.points
         bye_count[bye.entrant] += 1
     rounds = {table.round for table in played} | {bye.round for bye in byes}
-    counted = buchholz_scores(dict(enumerate(score)), rounds, withdrawals,
-                              ((bye.entrant, bye.points) for bye in byes))
+    records = round_records(((t.round, e, pts) for t in played
+                             for e, pts in zip(t.seats, t.points, strict=True)),
+                            ((bye.round, bye.entrant, bye.points) for bye in byes))
+    counted = buchholz_scores(records, range(n), rounds, draw)
     tiebreak = buchholz(((table.round, table.seats) for table in played), counted, table_mates)
     second = [tiebreak.get(e, Fraction(0)) for e in range(n)]
     rating = list(ratings) if ratings is not None else [0.0] * n

@@ -17,9 +17,9 @@ from arena.tournament.scoring import (
     compute_standings,
     conservative_ratings,
     game_points,
+    round_draw_points,
     spec_table_mates,
     spec_table_weight,
-    spec_withdrawals,
 )
 from arena.tournament.store import GameRow, Store, TournamentRow
 
@@ -48,7 +48,7 @@ def standings_of(inputs: SwissInputs, spec: Mapping[str, Any]) -> list[Standing]
     rating = spec.get("rating") or {}
     ratings = conservative_ratings(n, rated, **{k: float(v) for k, v in rating.items()})
     return compute_standings(n, played, byes, ratings, spec_table_mates(spec),
-                             spec_withdrawals(spec))
+                             round_draw_points(spec))
 
 
 def swiss_inputs(

@@ -5,20 +5,22 @@ counts as a draw, whatever it scored."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
-from arena.tournament.scoring import Bye, PlayedTable, Standing, compute_standings, spec_withdrawals
+from arena.tournament.scoring import (
+    Bye,
+    PlayedTable,
+    Standing,
+    compute_standings,
+    round_draw_points,
+)
 
 ONE, NONE = Fraction(1), Fraction(0)
 
 
-def _standings(n: int, tables: list[PlayedTable], byes: list[Bye],
-               **changes: Any) -> dict[int, Standing]:
+def _standings(n: int, tables: list[PlayedTable], byes: list[Bye]) -> dict[int, Standing]:
     """Standings at tables of 2, one game a match (a win 1, a draw 1/2, a bye 1)."""
-    spec = {"format": "swiss", "games_per_match": 1, "players_per_game": 2,
-            "entrants": [f"{chr(97 + i)}@1" for i in range(n)], **changes}
-    return {s.entrant: s for s in compute_standings(n, tables, byes, None, 1,
-                                                    spec_withdrawals(spec))}
+    draw = round_draw_points({"format": "swiss", "games_per_match": 1, "players_per_game": 2})
+    return {s.entrant: s for s in compute_standings(n, tables, byes, None, 1, draw)}
 
 
 def test_a_bye_counts_as_a_draw_in_the_opponents_buchholz() -> None:
@@ -37,3 +39,19 @@ def test_a_bye_counts_as_a_draw_in_the_opponents_buchholz() -> None:
     assert [by[x].score for x in range(5)] == [2, 1, 1, 1, 1]
     assert [by[x].buchholz for x in (b, c, d)] == [Fraction(5, 2), Fraction(3, 2), 2]
     assert by[d].rank < by[c].rank
+
+
+def test_a_late_entrants_missed_rounds_count_as_draws_in_its_opponents_buchholz() -> None:
+    """Four bots, two rounds, d joining in round 2:
+
+    round 1: a beats b, c has the bye (d not in yet);  round 2: d beats a, c beats b.
+    Scores: a 1, b 0, c 2, d 1. For their opponents d counts 1 + 1/2 (round 1, missed) =
+    3/2, c 1 + 1/2 (its bye) = 3/2, a 1, b 0.
+    Buchholz: a = b 0 + d 3/2 = 3/2;  b = a 1 + c 3/2 = 5/2.
+    (Counting the round d missed as the 0 it scored gave a 1.)"""
+    a, b, c, d = range(4)
+    tables = [PlayedTable(1, (a, b), (ONE, NONE)), PlayedTable(2, (d, a), (ONE, NONE)),
+              PlayedTable(2, (c, b), (ONE, NONE))]
+    by = _standings(4, tables, [Bye(1, c, ONE)])
+    assert [by[x].score for x in range(4)] == [1, 0, 2, 1]
+    assert [by[x].buchholz for x in (a, b)] == [Fraction(3, 2), Fraction(5, 2)]

@@ -18,7 +18,6 @@ from arena.tournament.scoring import (
     PlayedTable,
     compute_standings,
     round_draw_points,
-    spec_withdrawals,
 )
 from arena.tournament.spec import load_spec
 
@@ -43,7 +42,7 @@ def test_a_withdrawn_opponent_counts_a_draw_for_each_round_it_no_longer_plays() 
     spec = {"format": "swiss", "games_per_match": 1, "players_per_game": 2,
             "entrants": ["a@1", "b@1", "c@1", "d@1"], "withdrawn": {"d": 3}}
     standings = compute_standings(4, tables, [Bye(3, b, ONE)], None, 1,
-                                  spec_withdrawals(spec))
+                                  round_draw_points(spec))
     assert [(s.entrant, s.score, s.buchholz) for s in standings] == [
         (c, 2, Fraction(11, 2)), (a, 2, Fraction(9, 2)), (b, 1, Fraction(7, 2)),
         (d, 1, Fraction(5, 2))]
@@ -70,29 +69,33 @@ def _meetings(db: Path, name: str) -> list[tuple[int, list[str]]]:
         conn.close()
 
 
-def test_status_and_leaderboard_count_a_withdrawn_bot_as_drawing_its_unplayed_rounds(
+def test_status_and_leaderboard_count_every_unplayed_round_of_a_bot_met_as_a_draw(
         tmp_path: Path) -> None:
-    """Five bots at tables of 2, two games a match (a draw 1 a round), three rounds, random
-    withdrawn from round 3: each bot's Buchholz is the sum of its opponents' scores, plus 1
-    for each round it met random in (random's round 3, unplayed, counts a draw), less 1 for
-    each bye an opponent had (a draw, 1, counted for the bye's 2), in arena status and in
-    arena leaderboard alike."""
+    """Five bots at tables of 2, two games a match (a draw 1 a round, a bye 2), three rounds,
+    twin joining in round 2 and random withdrawn from round 3: each bot met counts the
+    points it won at tables plus 1 for each round it sat at no table (twin's round 1,
+    random's round 3, every bye), in arena status and in arena leaderboard alike."""
     bots = ["greedy", "collector", "heuristic", "random", {"bot": "greedy", "name": "twin"}]
     spec = write_spec(tmp_path / "class.yaml", tmp_path / "arena.db", name="class", bots=bots,
-                      rounds=3, games_per_match=2, withdrawn={"random": 3})
+                      rounds=3, games_per_match=2, withdrawn={"random": 3}, joined={"twin": 2})
     run_tournament(load_spec(spec), 1, trial=False)
     db = str(tmp_path / "arena.db")
     status = json.loads(runner.invoke(app, ["status", "class", "--db", db, "-f",
                                             "json"]).output)["standings"]
-    score = {row["bot"].split("@")[0]: Fraction(row["score"]) - row["byes"] for row in status}
-    expected = {bot: Fraction(0) for bot in score}
-    for _, seats in _meetings(tmp_path / "arena.db", "class"):
+    meetings = _meetings(tmp_path / "arena.db", "class")
+    seated = {row["bot"].split("@")[0]: 0 for row in status}
+    for _, seats in meetings:
         for bot in seats:
-            for other in seats:
-                if other != bot:
-                    expected[bot] += score[other] + (1 if other == "random" else 0)
-    assert any("random" in seats and round_no < 3
-               for round_no, seats in _meetings(tmp_path / "arena.db", "class"))
+            seated[bot] += 1
+    counted = {row["bot"].split("@")[0]: Fraction(row["score"]) - 2 * row["byes"]
+               + (3 - seated[row["bot"].split("@")[0]]) for row in status}
+    expected = {bot: Fraction(0) for bot in counted}
+    for _, seats in meetings:
+        for bot in seats:
+            expected[bot] += sum(counted[other] for other in seats if other != bot)
+    assert seated["twin"] <= 2 and seated["random"] <= 2  # not in rounds 1 and 3
+    assert any("random" in seats for _, seats in meetings)
+    assert any("twin" in seats for _, seats in meetings)
     assert {row["bot"].split("@")[0]: Fraction(row["buchholz"]) for row in status} == expected
     board = json.loads(runner.invoke(app, ["leaderboard", "class", "--db", db, "-f",
                                            "json"]).output)["bots"]

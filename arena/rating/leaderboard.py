@@ -60,6 +60,7 @@ from arena.tournament.scoring import (
     round_records,
     spec_table_mates,
     spec_table_weight,
+    virtual_opponents,
 )
 from arena.tournament.standings import scoring_inputs, standings_of
 
@@ -223,12 +224,10 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     # Swiss scores an off-size table's games as its pairing did (duplicate mode)
     points = total_points(ordered, byes, spec_table_weight(tournament.spec)
                           if swiss and tournament is not None else None)
-    # the final score of a bot met is its entry's, which an old version shares with the new
-    finals = {key: s.score for key, s in standings.items()} if standings else points
     if swiss and tournament is not None:
-        finals = _entry_buchholz_scores(ordered, byes, tournament.spec)
-    mates = spec_table_mates(tournament.spec) if tournament is not None else None
-    tiebreak = stored_buchholz(ordered, finals, table_mates=mates) if swiss else {}
+        tiebreak = _unplayed_buchholz(ordered, byes, entrants, tournament.spec)
+    else:  # a Swiss without its spec: the plain sum of the scores met
+        tiebreak = stored_buchholz(ordered, points) if swiss else {}
     standings = standings or {}
     entry_order = {bot.key: index for index, bot in enumerate(entrants)} if swiss else {}
     spec = tournament.spec if tournament is not None else {}
@@ -274,19 +273,30 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     return sort_leaderboard(board, "rating")
 
 
-def _entry_buchholz_scores(games: Sequence[StoredGame], byes: Sequence[ByeRecord],
-                           spec: Mapping[str, Any]) -> dict[str, Fraction]:
-    """What each bot version met counts for in a Swiss's Buchholz, as the standings count its
-    entry (:func:`arena.tournament.scoring.buchholz_scores`): an entry is a bot name, whose
-    versions after ``--continue`` share its rounds."""
+def _unplayed_buchholz(games: Sequence[StoredGame], byes: Sequence[ByeRecord],
+                       entrants: Sequence[BotVersion],
+                       spec: Mapping[str, Any]) -> dict[str, Fraction]:
+    """A Swiss's Buchholz per bot version, its unplayed rounds counted as the standings count
+    them (:mod:`arena.tournament.scoring`): an entry is a bot name, whose versions after
+    ``--continue`` share its rounds; a version's own Buchholz counts the tables it sat at,
+    and the entry's current version (its entrant) the virtual opponents of the entry's
+    unplayed rounds."""
     weight = spec_table_weight(spec)
     seats = ((game.round, bot.name, points.get(bot, Fraction(0)) * weight(len(game.seats)))
              for game in games for points in (stored_game_points(game),)
              for bot in dict.fromkeys(game.seats))
     records = round_records(seats, ((bye.round, bye.bot.name, bye.points) for bye in byes))
+    names = {bot.name for bot in entrants} | set(records)
     rounds = {game.round for game in games} | {bye.round for bye in byes}
-    counted = buchholz_scores(records, records, rounds, round_draw_points(spec))
-    return {bot.key: counted[bot.name] for game in games for bot in game.seats}
+    draw = round_draw_points(spec)
+    counted = buchholz_scores(records, names, rounds, draw)
+    finals = {bot.key: counted[bot.name] for game in games for bot in game.seats}
+    tiebreak = stored_buchholz(games, finals, table_mates=spec_table_mates(spec))
+    for bot in entrants:
+        own = virtual_opponents(records, [bot.name], rounds, draw, spec_table_mates(spec))
+        if bot.name in own:
+            tiebreak[bot.key] = tiebreak.get(bot.key, Fraction(0)) + own[bot.name]
+    return tiebreak
 
 
 #: The orders a leaderboard can be ranked in, and what each means (the json's ``sort``).

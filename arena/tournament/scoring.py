@@ -44,6 +44,7 @@ __all__ = [
     "spec_table_weight",
     "swiss_table_size",
     "table_weight",
+    "virtual_opponents",
 ]
 
 #: TrueSkill's dynamics factor unless a spec sets one. A bot version is a fixed program: its
@@ -161,6 +162,34 @@ def buchholz_scores(records: Mapping[Player, RoundRecord], players: Iterable[Pla
         won = sum((record.points.get(r, Fraction(0)) for r in record.seated), Fraction(0))
         counted[player] = won + draw * sum(1 for r in rounds if r not in record.seated)
     return counted
+
+
+def virtual_opponents(records: Mapping[Player, RoundRecord], players: Iterable[Player],
+                      rounds: Collection[int], draw: Fraction | None,
+                      table_mates: int | None = None) -> dict[Player, Fraction]:
+    """What each player's own Buchholz counts for the ``rounds`` it sat at no table (a bye,
+    a round before it joined, one from its withdrawal on): FIDE's virtual opponent (2009),
+    a full table's mates (``table_mates``, 1 for None) each scoring its score before that
+    round, plus that round's result against it, plus a ``draw`` for every round held after.
+    At a table of k a round shares k draws, so a mate's result is the mean of what the
+    player's points leave: ``(k * draw - points) / (k - 1)``, the win a bye's recipient did
+    not give or an absent player conceded at tables of 2. Without a ``draw``, nothing."""
+    mates = table_mates or 1
+    held = sorted(rounds)
+    virtual: dict[Player, Fraction] = {}
+    for player in players:
+        record = records.get(player, RoundRecord({}, set()))
+        if draw is None or len(record.seated) == len(held):
+            continue
+        total = Fraction(0)
+        for index, round_no in enumerate(held):
+            if round_no in record.seated:
+                continue
+            before = sum((p for r, p in record.points.items() if r < round_no), Fraction(0))
+            result = ((mates + 1) * draw - record.points.get(round_no, Fraction(0))) / mates
+            total += mates * (before + result + draw * (len(held) - index - 1))
+        virtual[player] = total
+    return virtual
 
 
 def game_points(placements: Sequence[int], forfeited: Collection[int] = ()) -> list[Fraction]:
@@ -303,8 +332,8 @@ def compute_standings(
     Buchholz: see :func:`buchholz` (the rating layer's leaderboard uses it too), a round's
     table-mates counted as ``table_mates`` (a full table's), each entrant met as
     :func:`buchholz_scores` counts it: a drawn round (``draw``, :func:`round_draw_points`)
-    for each round it did not play. A bye adds nothing to its recipient's Buchholz but
-    counts in the score.
+    for each round it did not play; and for each round an entrant did not play, its own
+    Buchholz counts :func:`virtual_opponents`. A bye counts in the score.
     """
     played = list(tables)
     score = [Fraction(0)] * n
@@ -324,7 +353,8 @@ def compute_standings(
                             ((bye.round, bye.entrant, bye.points) for bye in byes))
     counted = buchholz_scores(records, range(n), rounds, draw)
     tiebreak = buchholz(((table.round, table.seats) for table in played), counted, table_mates)
-    second = [tiebreak.get(e, Fraction(0)) for e in range(n)]
+    own = virtual_opponents(records, range(n), rounds, draw, table_mates)
+    second = [tiebreak.get(e, Fraction(0)) + own.get(e, Fraction(0)) for e in range(n)]
     rating = list(ratings) if ratings is not None else [0.0] * n
     order = sorted(range(n), key=lambda e: (-score[e], -second[e], -rating[e], e))
     return [

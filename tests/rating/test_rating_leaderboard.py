@@ -329,8 +329,13 @@ def test_swiss_leaderboard_shows_buchholz(tmp_path: Path) -> None:
     # alpha met bravo and charlie in both rounds
     assert rows["alpha"].buchholz == pytest.approx(2 * (rows["bravo"].points
                                                         + rows["charlie"].points))
+    # delta sat at no table: round 0 scored nothing, round 1 a bye of 2 (a draw is 1 at
+    # tables of 3, two games a match); its own Buchholz counts two virtual table-mates a
+    # round, each its points before + the mean of what it left the table (3 draws less its
+    # points, over 2) + a draw for each round after: round 0 2 x (0 + 3/2 + 1) = 5,
+    # round 1 2 x (0 + 1/2 + 0) = 1
     delta = rows["delta"]
-    assert (delta.buchholz, delta.byes, delta.points, delta.games) == (0, 1, 2.0, 0)
+    assert (delta.buchholz, delta.byes, delta.points, delta.games) == (6, 1, 2.0, 0)
     assert "buchholz" in render_leaderboard(board, "simple")
     assert "buchholz" in leaderboard_json(board)["bots"][0]
     plain = build_leaderboard(tmp_path / "a.db", all_games=True)

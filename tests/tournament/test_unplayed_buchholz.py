@@ -9,9 +9,11 @@ from fractions import Fraction
 from arena.tournament.scoring import (
     Bye,
     PlayedTable,
+    RoundRecord,
     Standing,
     compute_standings,
     round_draw_points,
+    virtual_opponents,
 )
 
 ONE, NONE = Fraction(1), Fraction(0)
@@ -55,3 +57,38 @@ def test_a_late_entrants_missed_rounds_count_as_draws_in_its_opponents_buchholz(
     by = _standings(4, tables, [Bye(1, c, ONE)])
     assert [by[x].score for x in range(4)] == [1, 0, 2, 1]
     assert [by[x].buchholz for x in (a, b)] == [Fraction(3, 2), Fraction(5, 2)]
+
+
+def test_a_bye_recipients_own_buchholz_counts_a_virtual_opponent() -> None:
+    """Five bots, two rounds:
+
+    round 1: a beats b, c beats d, e has the bye;  round 2: e beats a, c beats b, d has the bye.
+    Scores: a 1, b 0, c 2, d 1, e 2. Met, d counts 0 + 1/2 (its bye) = 1/2, e 1 + 1/2 = 3/2.
+    At tables: a = b 0 + e 3/2 = 3/2;  b = a 1 + c 2 = 3;  c = d 1/2 + b 0 = 1/2;  d = c 2;
+    e = a 1. For its bye each counts FIDE's virtual opponent, its score before the round +
+    the win it did not give (1 - 1) + 1/2 for each round after: e (round 1) 0 + 0 + 1/2 =
+    1/2, d (round 2) 0 + 0 + 0 = 0. Buchholz: e 3/2, d 2 (summing one round fewer, e had 1)."""
+    a, b, c, d, e = range(5)
+    tables = [PlayedTable(1, (a, b), (ONE, NONE)), PlayedTable(1, (c, d), (ONE, NONE)),
+              PlayedTable(2, (e, a), (ONE, NONE)), PlayedTable(2, (c, b), (ONE, NONE))]
+    by = _standings(5, tables, [Bye(1, e, ONE), Bye(2, d, ONE)])
+    assert [by[x].score for x in range(5)] == [1, 0, 2, 1, 2]
+    assert [by[x].buchholz for x in range(5)] == [
+        Fraction(3, 2), 3, Fraction(1, 2), 2, Fraction(3, 2)]
+    assert [s.entrant for s in sorted(by.values(), key=lambda s: s.rank)] == [e, c, d, a, b]
+
+
+def test_the_virtual_opponent_is_fides_2009_formula() -> None:
+    """FIDE's two examples (a win 1, a draw 1/2), nine rounds: P absent in round 3 with 3/2
+    before it: 3/2 + (1 - 0) + 1/2 x 6 = 11/2; P's opponent absent in round 6 (a win by
+    default) with 7/2 before it: 7/2 + (1 - 1) + 1/2 x 3 = 5. A late entrant's missed round
+    1 of two: 0 + (1 - 0) + 1/2 = 3/2."""
+    half = Fraction(1, 2)
+    absent = RoundRecord({1: ONE, 2: half, 3: NONE}, {1, 2, 4, 5, 6, 7, 8, 9})
+    default_win = RoundRecord({1: ONE, 2: ONE, 3: half, 4: ONE, 5: NONE, 6: ONE},
+                              {1, 2, 3, 4, 5, 7, 8, 9})
+    late = RoundRecord({2: ONE}, {2})
+    records = {"absent": absent, "default_win": default_win, "late": late}
+    assert virtual_opponents(records, ["absent", "default_win"], range(1, 10), half) == {
+        "absent": Fraction(11, 2), "default_win": 5}
+    assert virtual_opponents(records, ["late"], [1, 2], half) == {"late": Fraction(3, 2)}

@@ -15,6 +15,7 @@ from arena.tournament.scoring import (
     round_draw_points,
     virtual_opponents,
 )
+from arena.tournament.standings import scoring_inputs
 
 ONE, NONE = Fraction(1), Fraction(0)
 
@@ -92,3 +93,23 @@ def test_the_virtual_opponent_is_fides_2009_formula() -> None:
     assert virtual_opponents(records, ["absent", "default_win"], range(1, 10), half) == {
         "absent": Fraction(11, 2), "default_win": 5}
     assert virtual_opponents(records, ["late"], [1, 2], half) == {"late": Fraction(3, 2)}
+
+
+def test_a_forfeit_is_a_result_not_an_unplayed_round() -> None:
+    """Three bots, two rounds (a win 1 a game, a draw 1/2), c never starting in round 1:
+
+    round 1: a vs c, c forfeits (a 1, c 0), b has the bye;  round 2: b beats a, c has the bye.
+    Scores: a 1, b 2, c 1. Met, a counts 1, b 0 + 1/2 (its bye) + 1 = 3/2.
+    Buchholz: a = c's 1/2 (0 + its bye's 1/2) + b 3/2 = 2;
+              b = a 1 + its bye's virtual opponent 0 + (1 - 1) + 1/2 = 3/2;
+              c = a 1 + its bye's virtual opponent 0 + (1 - 1) + 0 = 1.
+    (Had the forfeit been a round not played, a would count 0 + 1/2 and c 1/2 + 1/2 met,
+    and c's round 1 a virtual opponent 0 + 1 + 1/2: a 2, b 1, c 3/2.)"""
+    spec = {"format": "swiss", "games_per_match": 1, "players_per_game": 2}
+    played, byes, _, n = scoring_inputs(
+        [(1, 0, [0, 2], [1, 1], {1}), (2, 0, [1, 0], [1, 2], set())],
+        [(1, 1, 1.0), (2, 2, 1.0)], {0: 0, 1: 1, 2: 2}, 3, spec)
+    by = {s.entrant: s for s in compute_standings(n, played, byes, None, 1,
+                                                  round_draw_points(spec))}
+    assert [by[x].score for x in range(3)] == [1, 2, 1]
+    assert [by[x].buchholz for x in range(3)] == [2, Fraction(3, 2), 1]

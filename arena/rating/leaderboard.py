@@ -55,6 +55,7 @@ from arena.referee.hints import author_paths
 from arena.tournament.field_changes import field_status as changed_field_status
 from arena.tournament.scoring import (
     Standing,
+    SwissField,
     buchholz_scores,
     round_draw_points,
     round_records,
@@ -285,9 +286,11 @@ def _unplayed_buchholz(games: Sequence[StoredGame], byes: Sequence[ByeRecord],
     seats = ((game.round, bot.name, points.get(bot, Fraction(0)) * weight(len(game.seats)))
              for game in games for points in (stored_game_points(game),)
              for bot in dict.fromkeys(game.seats))
-    records = round_records(seats, ((bye.round, bye.bot.name, bye.points) for bye in byes))
-    names = {bot.name for bot in entrants} | set(records)
+    names = {bot.name for bot in entrants} | {bot.name for game in games for bot in game.seats}
     rounds = {game.round for game in games} | {bye.round for bye in byes}
+    field = SwissField(spec.get("joined") or {}, spec.get("withdrawn") or {})
+    records = round_records(seats, ((bye.round, bye.bot.name, bye.points) for bye in byes),
+                            field, names, rounds)
     draw = round_draw_points(spec)
     counted = buchholz_scores(records, names, rounds, draw)
     finals = {bot.key: counted[bot.name] for game in games for bot in game.seats}

@@ -9,18 +9,24 @@ rounds, read by the spec's checks, the planning and the pairing alike.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
 
 __all__ = ["active_entries", "field_line_parts", "field_lines", "field_problems", "field_status",
-           "round_fields", "said_changes"]
+           "in_field", "round_fields", "said_changes"]
 
 
 def active_entries(names: Sequence[str], withdrawn: Mapping[str, int],
                    joined: Mapping[str, int], round_no: int) -> list[int]:
     """The entry indices paired in round ``round_no``: every entrant that has joined by then
     (round 1 unless ``joined`` says later) and is not withdrawn from that round or before."""
-    return [i for i, name in enumerate(names)
-            if joined.get(name, 1) <= round_no and round_no < withdrawn.get(name, round_no + 1)]
+    return [i for i, name in enumerate(names) if in_field(name, withdrawn, joined, round_no)]
+
+
+def in_field(name: Hashable, withdrawn: Mapping[Any, int], joined: Mapping[Any, int],
+             round_no: int) -> bool:
+    """Whether the entrant ``name`` is paired in round ``round_no`` (:func:`active_entries`)."""
+    return joined.get(name, 1) <= round_no < withdrawn.get(name, round_no + 1)
 
 
 def round_fields(names: Sequence[str], withdrawn: Mapping[str, int],

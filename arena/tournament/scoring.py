@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import trueskill
 
 from arena.engine import standing_places
+from arena.tournament.field_changes import in_field
 
 __all__ = [
     "Bye",
@@ -31,6 +32,7 @@ __all__ = [
     "RatingTrack",
     "Standing",
     "RoundRecord",
+    "SwissField",
     "buchholz",
     "buchholz_scores",
     "compute_standings",
@@ -41,6 +43,7 @@ __all__ = [
     "round_draw_points",
     "round_records",
     "spec_table_mates",
+    "spec_field",
     "spec_table_weight",
     "swiss_table_size",
     "table_weight",
@@ -133,17 +136,52 @@ class RoundRecord:
     seated: set[int]
 
 
+@dataclass(frozen=True, slots=True)
+class SwissField:
+    """Who a Swiss pairs in which round, by player: from its ``joined`` round (1 unless
+    named) to before its ``withdrawn`` one."""
+
+    joined: Mapping[Any, int]
+    withdrawn: Mapping[Any, int]
+
+    def paired(self, player: Hashable, round_no: int) -> bool:
+        return in_field(player, self.withdrawn, self.joined, round_no)
+
+
+def spec_field(spec: Mapping[str, Any]) -> SwissField:
+    """The :class:`SwissField` of a stored Swiss spec by entrant index (its ``entrants``,
+    ``name@version`` in entry order, named by its ``joined`` and ``withdrawn``)."""
+    names = [str(key).rsplit("@", 1)[0] for key in spec.get("entrants") or ()]
+    joined, withdrawn = spec.get("joined") or {}, spec.get("withdrawn") or {}
+    return SwissField({i: joined[name] for i, name in enumerate(names) if name in joined},
+                      {i: withdrawn[name] for i, name in enumerate(names) if name in withdrawn})
+
+
 def round_records(seats: Iterable[tuple[int, Player, Fraction]],
-                  byes: Iterable[tuple[int, Player, Fraction]]) -> dict[Player, RoundRecord]:
+                  byes: Iterable[tuple[int, Player, Fraction]],
+                  field: SwissField | None = None, players: Iterable[Player] = (),
+                  rounds: Collection[int] = ()) -> dict[Player, RoundRecord]:
     """Each player's :class:`RoundRecord` from its table results, (round, player, points)
-    for every table or game it sat at, and its ``byes``, (round, player, points)."""
+    for every table or game it sat at, and its ``byes``, (round, player, points). With a
+    ``field``, each of ``players`` also sits at a table in every one of the ``rounds`` it
+    is paired in and has no bye: a round still under way, its game not stored yet, is
+    not a round it did not play."""
     records: dict[Player, RoundRecord] = {}
+    bye_rounds: dict[Player, set[int]] = {}
     for seated, results in ((True, seats), (False, byes)):
         for round_no, player, points in results:
             record = records.setdefault(player, RoundRecord({}, set()))
             record.points[round_no] = record.points.get(round_no, Fraction(0)) + points
             if seated:
                 record.seated.add(round_no)
+            else:
+                bye_rounds.setdefault(player, set()).add(round_no)
+    if field is None:
+        return records
+    for player in players:
+        record = records.setdefault(player, RoundRecord({}, set()))
+        record.seated.update(r for r in rounds if r not in bye_rounds.get(player, ())
+                             and field.paired(player, r))
     return records
 
 
@@ -326,13 +364,15 @@ def compute_standings(
     ratings: Sequence[float] | None = None,
     table_mates: int | None = None,
     draw: Fraction | None = None,
+    field: SwissField | None = None,
 ) -> list[Standing]:
     """Standings: score, then Buchholz, then rating, then entry order (all deterministic).
 
     Buchholz: see :func:`buchholz` (the rating layer's leaderboard uses it too), a round's
     table-mates counted as ``table_mates`` (a full table's), each entrant met as
     :func:`buchholz_scores` counts it: a drawn round (``draw``, :func:`round_draw_points`)
-    for each round it did not play; and for each round an entrant did not play, its own
+    for each round it did not play (by the ``field``, when given: a round it is paired in
+    and still playing is not one); and for each round an entrant did not play, its own
     Buchholz counts :func:`virtual_opponents`. A bye counts in the score.
     """
     played = list(tables)
@@ -350,7 +390,8 @@ def compute_standings(
     rounds = {table.round for table in played} | {bye.round for bye in byes}
     records = round_records(((t.round, e, pts) for t in played
                              for e, pts in zip(t.seats, t.points, strict=True)),
-                            ((bye.round, bye.entrant, bye.points) for bye in byes))
+                            ((bye.round, bye.entrant, bye.points) for bye in byes),
+                            field, range(n), rounds)
     counted = buchholz_scores(records, range(n), rounds, draw)
     tiebreak = buchholz(((table.round, table.seats) for table in played), counted, table_mates)
     own = virtual_opponents(records, range(n), rounds, draw, table_mates)

@@ -18,6 +18,7 @@ from arena.tournament.scoring import (
     conservative_ratings,
     game_points,
     round_draw_points,
+    spec_field,
     spec_table_mates,
     spec_table_weight,
 )
@@ -48,7 +49,7 @@ def standings_of(inputs: SwissInputs, spec: Mapping[str, Any]) -> list[Standing]
     rating = spec.get("rating") or {}
     ratings = conservative_ratings(n, rated, **{k: float(v) for k, v in rating.items()})
     return compute_standings(n, played, byes, ratings, spec_table_mates(spec),
-                             round_draw_points(spec))
+                             round_draw_points(spec), spec_field(spec))
 
 
 def swiss_inputs(

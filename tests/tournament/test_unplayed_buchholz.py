@@ -13,6 +13,7 @@ from arena.tournament.scoring import (
     Standing,
     compute_standings,
     round_draw_points,
+    spec_field,
     virtual_opponents,
 )
 from arena.tournament.standings import scoring_inputs
@@ -113,3 +114,25 @@ def test_a_forfeit_is_a_result_not_an_unplayed_round() -> None:
                                                   round_draw_points(spec))}
     assert [by[x].score for x in range(3)] == [1, 2, 1]
     assert [by[x].buchholz for x in range(3)] == [2, Fraction(3, 2), 1]
+
+
+def test_a_round_under_way_is_not_a_round_its_bots_did_not_play() -> None:
+    """Five bots, round 2 under way (a win 1 a game, a bye 1):
+
+    round 1: a beats b, c beats d, e has the bye;  round 2: a beats c, d has the bye, and b
+    and e are paired but their game is not stored yet.
+    Scores so far: a 2, b 0, c 1, d 1, e 1. Met, b counts 0 (round 2 is its to play, not a
+    round without a table), d 0 + 1/2 (its bye), e 0 + 1/2 (its bye), a 2, c 1.
+    Buchholz: a = b 0 + c 1 = 1;  b = a 2 = 2;  c = d 1/2 + a 2 = 5/2;
+    d = c 1 + its bye's virtual opponent 0 + (1 - 1) + 0 = 1;
+    e = its bye's virtual opponent 0 + (1 - 1) + 1/2 = 1/2.
+    (Read as rounds without a table, b's and e's round 2 gave a 3/2, b 3 and e 5/2.)"""
+    a, b, c, d, e = range(5)
+    tables = [PlayedTable(1, (a, b), (ONE, NONE)), PlayedTable(1, (c, d), (ONE, NONE)),
+              PlayedTable(2, (a, c), (ONE, NONE))]
+    spec = {"format": "swiss", "games_per_match": 1, "players_per_game": 2,
+            "entrants": ["a@1", "b@1", "c@1", "d@1", "e@1"]}
+    standings = compute_standings(5, tables, [Bye(1, e, ONE), Bye(2, d, ONE)], None, 1,
+                                  round_draw_points(spec), spec_field(spec))
+    by = {s.entrant: s for s in standings}
+    assert [by[x].buchholz for x in range(5)] == [1, 2, Fraction(5, 2), 1, Fraction(1, 2)]

@@ -216,7 +216,8 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     """Rate the games and gather every statistic; pure (no I/O), order-independent input.
     ``rated`` is these very games' rating run when the caller has one (not rated again).
     ``standings``: each version's entry in the Swiss standings of a tournament gone on with
-    ``--continue`` (:func:`entry_standings`), whose Buchholz counts the entries' scores."""
+    ``--continue`` (:func:`entry_standings`), where each version stands; its Buchholz counts
+    the entries' rounds (:func:`_unplayed_buchholz`)."""
     entrants = list(entrants)
     run = rated if rated is not None else rate_games(games, settings, entrants)
     ordered = sorted(games, key=lambda g: g.order_key)

@@ -11,8 +11,10 @@ the very numbers the Swiss pairing used:
   drift between orders), shown as floats.
 * Buchholz: for every round a bot played, the final scores of the bots it shared a table
   with that round, each counted once per round, summed over rounds (a round at a table of
-  another size than the Swiss one counts their mean as a full table's mates); a bye adds
-  nothing to Buchholz but counts in the score.
+  another size than the Swiss one counts their mean as a full table's mates). A Swiss
+  leaderboard counts the rounds a bot did not play as the standings do
+  (:func:`arena.tournament.scoring.buchholz_scores`,
+  :func:`arena.tournament.scoring.virtual_opponents`).
 """
 
 from __future__ import annotations

@@ -59,6 +59,7 @@ __all__ = [
     "game_start_fields",
     "hello",
     "hello_options",
+    "is_integer",
     "is_unknown_type",
     "unknown_type",
     "offers_rematch",
@@ -254,12 +255,18 @@ def act_head(line: bytes) -> tuple[int, str] | None:
 
 
 def act_fields(message: Mapping[str, Any]) -> dict[str, Any]:
-    """An ``act``'s fields as the kit's ``Request`` names them: ``id``, ``kind``,
-    ``observation``, ``legal``, ``time_ms`` (None if not told) and ``context`` (empty if
-    none)."""
-    return {"id": message["id"], "kind": message["decision"],
-            "observation": message["observation"], "legal": message["legal"],
-            "time_ms": message.get("time_ms"), "context": message.get("context") or {}}
+    """An ``act``'s fields as the kit's ``Request`` names them: ``id`` (the caller checks it
+    is an integer), ``kind``, ``observation``, ``legal``, ``time_ms`` (None if not told) and
+    ``context`` (empty if none). A field missing or of another type takes its default (an
+    ``act`` typed by hand at the runner, another referee's): the kit's code never raises for
+    it."""
+    observation, legal = message.get("observation"), message.get("legal")
+    time_ms, context = message.get("time_ms"), message.get("context")
+    return {"id": message["id"], "kind": str(message.get("decision", "")),
+            "observation": observation if isinstance(observation, dict) else {},
+            "legal": legal if isinstance(legal, list) else [],
+            "time_ms": time_ms if is_integer(time_ms) else None,
+            "context": context if isinstance(context, dict) else {}}
 
 
 def hello_options(message: Mapping[str, Any]) -> dict[str, Any]:
@@ -419,15 +426,15 @@ def _read_action(line: bytes | str) -> tuple[int, int]:
     if message["type"] != "action":
         raise ProtocolError(f"expected 'action', got {message['type']!r}")
     id_ = message.get("id")
-    if not _is_integer(id_):
+    if not is_integer(id_):
         raise ProtocolError(f"'action' needs an integer 'id', {_got(message, 'id')}")
     choice = message.get("choice")
-    if not _is_integer(choice):
+    if not is_integer(choice):
         raise ProtocolError(f"'action' needs an integer 'choice', {_got(message, 'choice')}")
     return id_, choice
 
 
-def _is_integer(value: object) -> TypeGuard[int]:
+def is_integer(value: object) -> TypeGuard[int]:
     """A JSON integer: ``true`` is a bool to Python, never an index."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -469,6 +476,6 @@ def action_id(line: bytes | str) -> int | None:
     except ProtocolError:
         return None
     id_ = message.get("id")
-    if message["type"] == "action" and _is_integer(id_):
+    if message["type"] == "action" and is_integer(id_):
         return id_
     return None

@@ -61,7 +61,9 @@ def serve(bot: Bot, infile: Lines, out_fd: int,
             bot.log(f"[runner] ignoring a line that is no protocol message: {line[:80]!r}")
             continue
         kind = message["type"]
-        if kind == "act":
+        if kind == "act" and not messages.is_integer(message.get("id")):
+            bot.log(f"[runner] ignoring an 'act' without an integer 'id': {line[:80]!r}")
+        elif kind == "act":
             if stack_dump:
                 stackdump.keep()
             _answer(bot, Request(**messages.act_fields(message), seat=seat), out_fd)

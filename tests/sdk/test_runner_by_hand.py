@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import select
 import signal
 import sys
@@ -97,3 +98,33 @@ def test_ctrl_c_while_the_bot_loads_stops_the_runner_without_a_traceback(
     assert b"Traceback" not in rest, rest.decode(errors="replace")
     assert b"[runner] stopped (Ctrl-C)" in rest
     assert code == 130
+
+
+def test_the_decision_the_docs_give_to_type_is_answered_and_an_id_less_one_skipped(
+        tmp_path: Path) -> None:
+    """docs/BOTS.md's line to type, which leaves out the observation, reached the bot's act
+    as a KeyError raised in the kit's code, and the runner ended blaming the bot."""
+    typed = re.search(r'`(\{"type":"act",.*?\})`', (ROOT / "docs" / "BOTS.md").read_text())
+    assert typed is not None, "docs/BOTS.md gives no 'act' to type by hand"
+    bot = tmp_path / "my_bot.py"
+    reads = "len(request.legal) - 1 + len(request.observation) + len(request.context)"
+    bot.write_text(BOT.replace("return 0", f"return {reads}"))
+    pid, terminal = pty.fork()
+    if pid == 0:
+        os.environ["PYTHONPATH"] = str(ROOT)
+        os.execv(sys.executable, [sys.executable, "-m", "arena.sdk.runner", str(bot)])
+    try:
+        for line, answer in ((b'{"type":"hello","protocol":1}', b'"type":"ready"'),
+                             (typed[1].encode(), b'{"type":"action","id":0,"choice":1}'),
+                             (b'{"type": "act", "decision": "turn", "legal": [{}]}',
+                              b"[runner] ignoring an 'act' without an integer 'id'"),
+                             (b'{"type": "act", "id": 1, "decision": "turn", "legal": [{}]}',
+                              b'{"type":"action","id":1,"choice":0}')):
+            os.write(terminal, line + b"\n")
+            assert answer in _read_until(terminal, answer)
+        os.write(terminal, b"\x04")  # Ctrl-D at the start of a line: the end of input
+        rest = _read_until(terminal, b"\x00never")
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(terminal)
+    assert b"Traceback" not in rest and os.waitstatus_to_exitcode(status) == 0

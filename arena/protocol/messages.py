@@ -302,7 +302,7 @@ def game_start_fields(message: Mapping[str, Any]) -> dict[str, Any]:
             "players": _listed(message, "players"),
             "starting_seat": _number(message, "starting_seat", 0),
             "rounds": _number(message, "rounds", 0),
-            "bot_seed": int(bot_seed) if isinstance(bot_seed, int) else None}
+            "bot_seed": bot_seed if is_integer(bot_seed) else None}
 
 
 def game_end_fields(message: Mapping[str, Any]) -> dict[str, Any]:

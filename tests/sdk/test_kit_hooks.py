@@ -1,0 +1,37 @@
+"""The order in which the kit calls a bot's hooks, as docs/PROTOCOL.md and docs/BOTS.md
+promise it."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+
+from arena.protocol import messages
+from arena.sdk import Bot, GameStart, Request
+from arena.sdk.serving import serve
+
+
+def test_self_rng_is_reseeded_with_bot_seed_before_on_game_start() -> None:
+    """A bot that draws in on_game_start (a random opening plan) replays move for move only
+    if the game's bot_seed is in place by then."""
+
+    class Planner(Bot):
+        def __init__(self) -> None:
+            self.plans: list[float] = []
+
+        def on_game_start(self, game: GameStart) -> None:
+            self.plans.append(self.rng.random())
+
+        def act(self, request: Request) -> int:
+            return 0
+
+    bot = Planner()
+    read, write = os.pipe()
+    lines = [messages.hello(), messages.game_start(0, 0, ["a", "b"], 0, 5, bot_seed=7),
+             messages.game_end(0, [1, 2], ["Pair", "Pair"], False, "none"),
+             messages.game_start(1, 0, ["a", "b"], 0, 5, bot_seed=2**63 - 1), messages.bye()]
+    assert serve(bot, io.BytesIO(b"".join(lines)), write) == 0
+    os.close(write)
+    os.close(read)
+    assert bot.plans == [random.Random(7).random(), random.Random(2**63 - 1).random()]

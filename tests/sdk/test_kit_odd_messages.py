@@ -5,6 +5,7 @@ type takes its default, never another type in the bot's hooks (docs/BOTS.md)."""
 from __future__ import annotations
 
 import io
+import json
 import os
 from typing import Any
 
@@ -52,3 +53,21 @@ def test_odd_fields_reach_the_hooks_as_their_defaults() -> None:
         messages.bye()])
     assert calls == [("configure", {}), ("game_start", (0, -1, 0, 0, None)),
                      ("event", {}), ("event", {}), ("act", ("7", None, {}))]
+
+
+def test_a_type_the_kit_does_not_know_reaches_no_hook_and_gets_no_answer() -> None:
+    """Unknown types are a later version's (docs/PROTOCOL.md): a type that only looks like a
+    known one is none of them."""
+    start = messages.game_start(0, 0, ["a", "b"], 0, 5)
+    act = messages.act(4, "turn", {}, [{"a": 1}])
+    lines = [start.replace(b'"type":"game_start"', b'"type":"game_start_v2"'),
+             act.replace(b'"type":"act"', b'"type":"Act"'),
+             act.replace(b'"type":"act"', b'"type":"actions"')]
+    read, write = os.pipe()
+    bot = Hooks()
+    assert serve(bot, io.BytesIO(b"".join([messages.hello(), *lines, messages.bye()])),
+                 write) == 0
+    os.close(write)
+    with os.fdopen(read, "rb") as out:
+        assert [json.loads(line)["type"] for line in out.read().splitlines()] == ["ready"]
+    assert bot.calls == [("configure", {})]

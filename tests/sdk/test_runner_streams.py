@@ -1,0 +1,32 @@
+"""The runner's standard streams as a bot author meets them (docs/BOTS.md): stdout and stdin
+belong to the protocol, so bot code reading stdin gets nothing and takes no line of it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from arena.protocol import messages
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_bot_that_reads_stdin_gets_nothing_and_the_protocol_goes_on(tmp_path: Path) -> None:
+    bot = tmp_path / "reader.py"
+    bot.write_text("import sys\nfrom arena.sdk import Bot\n\n\nclass Reader(Bot):\n"
+                   "    def act(self, request):\n"
+                   "        self.log(f'stdin gave {sys.stdin.readline()!r}')\n"
+                   "        return 1\n")
+    acts = [messages.act(n, "turn", {}, [{"a": 1}, {"b": 2}]) for n in range(2)]
+    done = subprocess.run([sys.executable, "-m", "arena.sdk.runner", str(bot)],
+                          input=b"".join([messages.hello(), *acts, messages.bye()]),
+                          capture_output=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr.decode()
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(a["type"], a.get("id")) for a in answers] == [
+        ("ready", None), ("action", 0), ("action", 1)]
+    assert done.stderr.decode().splitlines() == ["stdin gave ''"] * 2

@@ -365,10 +365,8 @@ def parse_ready(message: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     if message.get("type") != "ready":
         raise ProtocolError(f"expected 'ready', got {message.get('type')!r}")
     protocol = message.get("protocol", PROTOCOL_VERSION)
-    if protocol != PROTOCOL_VERSION:
-        shown = repr(protocol)
-        shown = shown if len(shown) <= 80 else shown[:77] + "..."
-        raise ProtocolError(f"bot speaks protocol {shown}; the arena speaks "
+    if protocol != PROTOCOL_VERSION or isinstance(protocol, bool):  # true == 1 to Python
+        raise ProtocolError(f"bot speaks protocol {_shown(protocol)}; the arena speaks "
                             f"{PROTOCOL_VERSION}")
     name = message.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -442,13 +440,16 @@ def is_integer(value: object) -> TypeGuard[int]:
 def _got(message: dict[str, Any], key: str) -> str:
     """What the bot sent instead, as JSON (escaped, cut short): ``true``, ``"1"``, ``1.0``
     each point at a different slip in the bot's code."""
-    if key not in message:
-        return "got none"
+    return "got " + _shown(message[key]) if key in message else "got none"
+
+
+def _shown(value: object) -> str:
+    """A value a bot sent, as JSON (escaped, cut short)."""
     try:
-        shown = json.dumps(message[key], ensure_ascii=True)
+        shown = json.dumps(value, ensure_ascii=True)
     except RecursionError:
-        return "got a value nested too deep to show"
-    return "got " + (shown if len(shown) <= 40 else shown[:37] + "...")
+        return "a value nested too deep to show"
+    return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 def is_unknown_type(line: bytes | str) -> bool:

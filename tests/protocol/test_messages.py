@@ -238,6 +238,10 @@ def test_parse_ready_keeps_known_string_metadata_only() -> None:
     ({"type": "ready"}, "'ready' needs a non-empty string 'name'"),
     ({"type": "ready", "name": "  "}, "'ready' needs a non-empty string 'name'"),
     ({"type": "ready", "name": "x", "protocol": 2}, "bot speaks protocol 2; the arena speaks 1"),
+    ({"type": "ready", "name": "x", "protocol": True},
+     "bot speaks protocol true; the arena speaks 1"),
+    ({"type": "ready", "name": "x", "protocol": "1"},
+     "bot speaks protocol \"1\"; the arena speaks 1"),
 ])
 def test_parse_ready_rejects(message: dict, error: str) -> None:
     with pytest.raises(ProtocolError, match=re.escape(error)):

@@ -1,5 +1,6 @@
-"""The runner's standard streams as a bot author meets them (docs/BOTS.md): stdout and stdin
-belong to the protocol, so bot code reading stdin gets nothing and takes no line of it."""
+"""The runner as a bot author meets it: its command line, and its standard streams
+(docs/BOTS.md): stdout and stdin belong to the protocol, so bot code reading stdin gets
+nothing and takes no line of it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from arena.protocol import messages
+from arena.sdk import runner
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,3 +34,11 @@ def test_a_bot_that_reads_stdin_gets_nothing_and_the_protocol_goes_on(tmp_path: 
     assert [(a["type"], a.get("id")) for a in answers] == [
         ("ready", None), ("action", 0), ("action", 1)]
     assert done.stderr.decode().splitlines() == ["stdin gave ''"] * 2
+
+
+@pytest.mark.parametrize("argv", [[], ["bot.py", "--class"], ["--class", "B"],
+                                  ["a.py", "b.py"], ["bot.py", "--class", "B", "extra"]])
+def test_a_command_line_the_runner_cannot_use_gets_its_usage(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert runner.main(argv) == 2
+    assert capsys.readouterr().err == "usage: python -m arena.sdk.runner BOT.py [--class NAME]\n"

@@ -275,6 +275,7 @@ def test_runner_offers_and_dumps_its_stack_on_sigusr1(tmp_path: Path) -> None:
             proc.send_signal(signal.SIGUSR1)
             lines = [proc.stderr.readline().decode()]
             while "_run_module_as_main" not in lines[-1]:
+                assert lines[-1], f"the runner ended ({proc.wait()}) at SIGUSR1: {lines}"
                 lines.append(proc.stderr.readline().decode())
             if stuck in lines:
                 break

@@ -260,9 +260,9 @@ def act_fields(message: Mapping[str, Any]) -> dict[str, Any]:
     ``context`` (empty if none). A field missing or of another type takes its default (an
     ``act`` typed by hand at the runner, another referee's): the kit's code never raises for
     it."""
-    observation, legal = message.get("observation"), message.get("legal")
+    kind, observation, legal = (message.get(key) for key in ("decision", "observation", "legal"))
     time_ms, context = message.get("time_ms"), message.get("context")
-    return {"id": message["id"], "kind": str(message.get("decision", "")),
+    return {"id": message["id"], "kind": kind if isinstance(kind, str) else "",
             "observation": observation if isinstance(observation, dict) else {},
             "legal": legal if isinstance(legal, list) else [],
             "time_ms": time_ms if is_integer(time_ms) else None,

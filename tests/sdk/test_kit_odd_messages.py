@@ -52,7 +52,7 @@ def test_odd_fields_reach_the_hooks_as_their_defaults() -> None:
         b' "legal": {}}\n',
         messages.bye()])
     assert calls == [("configure", {}), ("game_start", (0, -1, 0, 0, None)),
-                     ("event", {}), ("event", {}), ("act", ("7", None, {}))]
+                     ("event", {}), ("event", {}), ("act", ("", None, {}))]
 
 
 def test_a_type_the_kit_does_not_know_reaches_no_hook_and_gets_no_answer() -> None:

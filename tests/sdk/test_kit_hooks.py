@@ -14,7 +14,8 @@ from arena.sdk.serving import serve
 
 def test_self_rng_is_reseeded_with_bot_seed_before_on_game_start() -> None:
     """A bot that draws in on_game_start (a random opening plan) replays move for move only
-    if the game's bot_seed is in place by then."""
+    if the game's bot_seed is in place by then; a game_start without one (a referee older
+    than it) reseeds with 0, so each game still starts the same."""
 
     class Planner(Bot):
         def __init__(self) -> None:
@@ -30,8 +31,9 @@ def test_self_rng_is_reseeded_with_bot_seed_before_on_game_start() -> None:
     read, write = os.pipe()
     lines = [messages.hello(), messages.game_start(0, 0, ["a", "b"], 0, 5, bot_seed=7),
              messages.game_end(0, [1, 2], ["Pair", "Pair"], False, "none"),
-             messages.game_start(1, 0, ["a", "b"], 0, 5, bot_seed=2**63 - 1), messages.bye()]
+             messages.game_start(1, 0, ["a", "b"], 0, 5, bot_seed=2**63 - 1),
+             messages.game_start(2, 0, ["a", "b"], 0, 5), messages.bye()]  # an older referee
     assert serve(bot, io.BytesIO(b"".join(lines)), write) == 0
     os.close(write)
     os.close(read)
-    assert bot.plans == [random.Random(7).random(), random.Random(2**63 - 1).random()]
+    assert bot.plans == [random.Random(seed).random() for seed in (7, 2**63 - 1, 0)]

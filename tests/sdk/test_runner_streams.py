@@ -42,3 +42,24 @@ def test_a_command_line_the_runner_cannot_use_gets_its_usage(
         argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert runner.main(argv) == 2
     assert capsys.readouterr().err == "usage: python -m arena.sdk.runner BOT.py [--class NAME]\n"
+
+
+def test_the_runner_plays_the_class_its_command_line_names(tmp_path: Path) -> None:
+    """The command docs/BOTS.md gives for a file of several bots; a Bot subclass the file
+    only imports (the kit's SearchBot here) is none of them."""
+    bot = tmp_path / "two.py"
+    bot.write_text("from arena.sdk import Bot\nfrom arena.sdk.search import SearchBot\n\n\n"
+                   "class First(Bot):\n    def act(self, request):\n        return 0\n\n\n"
+                   "class Second(Bot):\n    def act(self, request):\n        return 1\n")
+    lines = [messages.hello(), messages.act(0, "turn", {}, [{"a": 1}, {"b": 2}]), messages.bye()]
+    for chosen, choice in (("First", 0), ("Second", 1)):
+        done = subprocess.run(
+            [sys.executable, "-m", "arena.sdk.runner", str(bot), "--class", chosen],
+            input=b"".join(lines), capture_output=True, timeout=60,
+            env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert done.returncode == 0, done.stderr.decode()
+        ready, action = (json.loads(line) for line in done.stdout.splitlines())
+        assert (ready["name"], action["choice"]) == (chosen, choice)
+    alone = tmp_path / "alone.py"
+    alone.write_text(bot.read_text().split("class Second")[0])
+    assert runner.load_bot_class(alone).__name__ == "First"

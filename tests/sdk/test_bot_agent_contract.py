@@ -1,13 +1,16 @@
-"""What the kit promises a bot author in-process: an answer one past the last option is
-invalid like any other, a bot may change the events and the hand it is handed without
-changing the game, and a :class:`BotAgent` begins each game even for a loop that never
-calls ``game_over``."""
+"""What the kit promises a bot author in-process: an answer one past the last option (or
+below the first) is invalid like any other, a request holds what the referee's ``act`` does,
+a bot may change the events and the hand it is handed without changing the game, and a
+:class:`BotAgent` begins each game even for a loop that never calls ``game_over``."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
+from arena.protocol import messages
+from arena.protocol.schema import SCHEMAS, validate
 from arena.sdk import Bot, GameStart, Request
 from arena.sdk.local import BotAgent
 
@@ -22,6 +25,38 @@ def test_an_answer_one_past_the_last_option_plays_option_0_and_is_counted() -> N
     mine = [index for seat, _, index in state.choices if seat == 0]
     assert mine and all(index == 0 for index in mine)
     assert agent.invalid_answers == agent.next_id == len(mine)
+
+
+def test_a_negative_answer_plays_option_0_and_is_counted() -> None:
+    """-1 is outside ``0 .. len(legal)-1`` for the referee too: never Python's last item."""
+
+    class Last(Bot):
+        def act(self, request: Request) -> int:
+            return -1
+
+    agent = BotAgent(Last())
+    state = play_game(GameConfig(players=("a", "b"), seed=1), [agent, RandomAgent(1)])
+    mine = [index for seat, _, index in state.choices if seat == 0]
+    assert mine and all(index == 0 for index in mine)
+    assert agent.invalid_answers == agent.next_id == len(mine)
+
+
+def test_a_request_in_process_holds_what_the_referees_act_holds_and_nothing_else() -> None:
+    """docs/PROTOCOL.md: the observation holds no history (that came as events); a bot that
+    read one in-process would find none in the sandbox."""
+    seen: list[Request] = []
+
+    class Looker(Bot):
+        def act(self, request: Request) -> int:
+            seen.append(request)
+            return 0
+
+    play_game(GameConfig(players=("a", "b", "c"), seed=2), [BotAgent(Looker()), RandomAgent(1),
+                                                             RandomAgent(2)])
+    fields = SCHEMAS["act"]["properties"]["observation"]["required"]
+    assert seen and all(sorted(r.observation) == sorted(fields) for r in seen)
+    assert all(validate(json.loads(messages.act(r.id, r.kind, r.observation, r.legal, None,
+                                                r.context))) == [] for r in seen)
 
 
 class _Keeper(Bot):

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
 from arena.protocol import messages
 from arena.protocol.schema import SCHEMAS, validate
@@ -15,26 +17,16 @@ from arena.sdk import Bot, GameStart, Request
 from arena.sdk.local import BotAgent
 
 
-def test_an_answer_one_past_the_last_option_plays_option_0_and_is_counted() -> None:
-    class OffByOne(Bot):
+@pytest.mark.parametrize("past", [0, -1], ids=["one past the last", "-1"])
+def test_an_answer_outside_the_options_plays_option_0_and_is_counted(past: int) -> None:
+    """One past the last option (the natural slip: a count, not the last index), or -1,
+    which is outside ``0 .. len(legal)-1`` for the referee too, never Python's last item."""
+
+    class Outside(Bot):
         def act(self, request: Request) -> int:
-            return len(request.legal)  # the natural slip: a count, not the last index
+            return len(request.legal) if past == 0 else past
 
-    agent = BotAgent(OffByOne())
-    state = play_game(GameConfig(players=("a", "b"), seed=1), [agent, RandomAgent(1)])
-    mine = [index for seat, _, index in state.choices if seat == 0]
-    assert mine and all(index == 0 for index in mine)
-    assert agent.invalid_answers == agent.next_id == len(mine)
-
-
-def test_a_negative_answer_plays_option_0_and_is_counted() -> None:
-    """-1 is outside ``0 .. len(legal)-1`` for the referee too: never Python's last item."""
-
-    class Last(Bot):
-        def act(self, request: Request) -> int:
-            return -1
-
-    agent = BotAgent(Last())
+    agent = BotAgent(Outside())
     state = play_game(GameConfig(players=("a", "b"), seed=1), [agent, RandomAgent(1)])
     mine = [index for seat, _, index in state.choices if seat == 0]
     assert mine and all(index == 0 for index in mine)

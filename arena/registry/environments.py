@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
 
+from arena.common.printable import printable
 from arena.errors import BotEnvironmentError
 from arena.registry.botspec import PYTHON, BotSpec
 from arena.registry.interpreters import Interpreter, interpreter_for
@@ -149,7 +150,9 @@ def _examine(path: Path) -> Environment | str:
         return Environment(key=path.name, path=path, python=data["python"],
                            python_version=data["python_version"],
                            requirements=tuple(data["requirements"]),
-                           frozen=tuple(data["frozen"]), built=data["built"])
+                           # (escaped again: a record written before they were)
+                           frozen=tuple(printable(str(f)) for f in data["frozen"]),
+                           built=data["built"])
     except FileNotFoundError:
         return f"no {RECORD}: a build that stopped part way (killed, or a full disk)"
     except OSError as exc:
@@ -316,8 +319,10 @@ def _site_packages(path: Path) -> list[Path]:
 
 
 def _frozen(path: Path) -> tuple[str, ...]:
-    """``name==version`` of every distribution installed in the environment, sorted."""
-    found = {f"{d.metadata['Name']}=={d.version}"
+    """``name==version`` of every distribution installed in the environment, sorted, made
+    printable: a wheel's data may hold another distribution's metadata, which pip does not
+    check, so the names come from the bot's author and reach the operator's terminal."""
+    found = {printable(f"{d.metadata['Name']}=={d.version}")
              for d in metadata.distributions(path=[str(p) for p in _site_packages(path)])
              if d.metadata["Name"]}
     return tuple(sorted(found, key=str.lower))

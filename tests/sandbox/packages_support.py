@@ -24,8 +24,10 @@ NUMPY_BOT = FIXTURES / "numpy_bot"
 NUMPY_HOG = FIXTURES / "numpy_hog"
 
 
-def make_wheel(directory: Path, name: str, version: str, source: str) -> Path:
-    """A pure-Python wheel of one module ``name`` holding ``source``."""
+def make_wheel(directory: Path, name: str, version: str, source: str,
+               extra: dict[str, bytes] | None = None) -> Path:
+    """A pure-Python wheel of one module ``name`` holding ``source`` (and the ``extra`` files,
+    by their paths in the wheel)."""
     dist = f"{name}-{version}"
     files = {
         f"{name}.py": source.encode(),
@@ -33,6 +35,7 @@ def make_wheel(directory: Path, name: str, version: str, source: str) -> Path:
                                        f"Version: {version}\n").encode(),
         f"{dist}.dist-info/WHEEL": (b"Wheel-Version: 1.0\nGenerator: arena-tests\n"
                                     b"Root-Is-Purelib: true\nTag: py3-none-any\n"),
+        **(extra or {}),
     }
     record = []
     for path, data in files.items():

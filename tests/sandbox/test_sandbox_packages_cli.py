@@ -15,6 +15,7 @@ import pytest
 from packages_support import (
     NUMPY_BOT,
     env_cache,  # noqa: F401  (pytest fixture)
+    make_wheel,
     numpy_wheel,  # noqa: F401  (pytest fixture)
     package_bot,
     wheelhouse,  # noqa: F401  (pytest fixture)
@@ -239,3 +240,27 @@ def test_a_relative_cache_is_taken_from_the_working_directory(
         assert installing(base / "envs", "alpha-pkg") in output
     finally:
         shutil.rmtree(base)
+
+
+def test_a_packages_metadata_reaches_the_terminal_escaped(
+        tmp_path: Path, env_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A wheel may carry a second distribution's metadata in its data (pip checks only its
+    own): its name and version, from a bot's author, went raw into the environment's record,
+    and check-bot's Packages line and env list wrote an escape sequence to the terminal."""
+    house = tmp_path / "house"
+    house.mkdir()
+    planted = b"Metadata-Version: 2.1\nName: ev\x1b]0;owned\x07il\nVersion: 6.6\x1b[2J\n"
+    make_wheel(house, "gamma_pkg", "1.0", "WHO = 'gamma'\n",
+               {"gamma_pkg-1.0.data/purelib/evil-6.6.dist-info/METADATA": planted})
+    monkeypatch.setenv("PIP_FIND_LINKS", str(house))
+    bot = package_bot(tmp_path, "planter", ["gamma-pkg"], "gamma_pkg", "alpha_pkg")
+    code, output = check(bot)
+    assert code == 0, output
+    shown = "ev\\x1b]0;owned\\x07il==6.6\\x1b[2J"
+    assert f"Packages: {shown}, gamma_pkg==1.0 (installed for it; its version names them)\n" \
+        in output
+    (tmp_path / "bots").mkdir()
+    listed = runner.invoke(app, ["env", "list"], env={"ARENA_BOTS_DIR": str(tmp_path / "bots"),
+                                                      "COLUMNS": "300"})
+    assert f"    installed: {shown}, gamma_pkg==1.0\n" in listed.stdout
+    assert "\x1b" not in output + listed.stdout

@@ -9,7 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arena.errors import ManifestError
-from arena.registry.requirements import manifest_python, manifest_requirements, normalized
+from arena.registry.requirements import (
+    MAX_REQUIREMENTS,
+    manifest_python,
+    manifest_requirements,
+    normalized,
+)
 
 WHERE = Path("/b/bot.yaml")
 _REQUIREMENTS = ["numpy>=1.24", "NumPy >= 1.24", "scikit_learn[Extra,all]==1.5.*",
@@ -130,3 +135,35 @@ def test_a_requirements_files_name_is_shown_escaped(tmp_path: Path) -> None:
     with pytest.raises(ManifestError) as info:
         manifest_requirements(name, tmp_path, WHERE)
     assert str(info.value).startswith(f"cannot read {tmp_path}/r\\x1b[2J.txt: 'utf-8' codec")
+
+
+def test_more_requirements_than_a_bot_may_list_are_refused(tmp_path: Path) -> None:
+    """Thousands of lines (each a build step, a download) are a mistake, or an attack on the
+    referee's time: refused before pip runs, in a list or a file."""
+    many = [f"pkg{i}" for i in range(MAX_REQUIREMENTS + 1)]
+    with pytest.raises(ManifestError) as info:
+        manifest_requirements(many, tmp_path, WHERE)
+    assert str(info.value) == f"{WHERE}: 201 requirements; a bot may list at most 200"
+    (tmp_path / "requirements.txt").write_text("\n".join(["# many", *many * 10]) + "\n")
+    with pytest.raises(ManifestError) as info:
+        manifest_requirements("requirements.txt", tmp_path, WHERE)
+    assert str(info.value) == f"{WHERE}: 2010 requirements; a bot may list at most 200"
+    assert len(manifest_requirements(many[:MAX_REQUIREMENTS], tmp_path, WHERE)) == 200
+
+
+def test_extras_in_any_order_are_one_requirement() -> None:
+    """Written in the order the parser's set gave them, one bot's ``pkg[a,b]`` and another's
+    ``pkg[b,a]`` keyed two environments, or one bot's key moved from run to run."""
+    extras = ["zeta", "alpha", "mid", "beta", "omega", "kappa"]
+    expected = "pkg[alpha,beta,kappa,mid,omega,zeta]>=1"
+    assert normalized(f"pkg[{','.join(extras)}]>=1", "w") == expected
+    assert normalized(f"pkg[{','.join(reversed(extras))}]>=1", "w") == expected
+
+
+def test_a_marker_is_kept() -> None:
+    """Dropped, ``pkg; sys_platform == 'win32'`` was installed on Linux too, and shared the
+    environment of a bot requiring ``pkg`` everywhere."""
+    assert manifest_requirements(["six; python_version < '3'", "six"], Path("/b"), WHERE) == (
+        "six", 'six; python_version < "3"')
+    assert normalized("pywin32>=300 ; sys_platform=='win32'", "w") == \
+        'pywin32>=300; sys_platform == "win32"'

@@ -4,10 +4,12 @@ environment cannot be had; ``arena submit``, ``arena env list`` and ``arena env 
 from __future__ import annotations
 
 import errno
+import io
 import os
 import re
 import shutil
 import subprocess
+import tarfile
 import tempfile
 from pathlib import Path
 
@@ -264,3 +266,29 @@ def test_a_packages_metadata_reaches_the_terminal_escaped(
                                                       "COLUMNS": "300"})
     assert f"    installed: {shown}, gamma_pkg==1.0\n" in listed.stdout
     assert "\x1b" not in output + listed.stdout
+
+
+def test_a_package_published_as_source_only_is_never_built(
+        tmp_path: Path, env_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """Building a source distribution runs its build backend outside the sandbox, as the
+    referee: a bot's author publishes one whose backend does what it likes."""
+    ran = tmp_path / "ran"
+    house = tmp_path / "house"
+    house.mkdir()
+    files = {"pyproject.toml": '[build-system]\nrequires = []\nbuild-backend = "backend"\n'
+                               'backend-path = ["."]\n',
+             "backend.py": f"open({str(ran)!r}, 'w').write('built as the referee')\n",
+             "PKG-INFO": "Metadata-Version: 2.1\nName: sourced-pkg\nVersion: 1.0\n"}
+    with tarfile.open(house / "sourced_pkg-1.0.tar.gz", "w:gz") as archive:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(f"sourced_pkg-1.0/{name}")
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    monkeypatch.setenv("PIP_FIND_LINKS", str(house))
+    bot = manifest_bot(tmp_path, 'requirements: ["sourced-pkg"]\n')
+    assert check(bot) == (1, installing(env_cache, "sourced-pkg") + (
+        "Error: needy: cannot install sourced-pkg: no matching release in "
+        f"{house}, pip's only source (PIP_NO_INDEX: no package index) (pip: from versions: "
+        "none; only wheels are installed, never built from source)\n"))
+    assert not ran.exists()

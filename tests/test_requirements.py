@@ -167,3 +167,14 @@ def test_a_marker_is_kept() -> None:
         "six", 'six; python_version < "3"')
     assert normalized("pywin32>=300 ; sys_platform=='win32'", "w") == \
         'pywin32>=300; sys_platform == "win32"'
+
+
+def test_a_requirements_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """Windows editors begin a UTF-8 file with a byte order mark, which pip skips: its first
+    requirement was refused as '\\ufeffnumpy' is not a pip requirement."""
+    (tmp_path / "requirements.txt").write_bytes("numpy>=1.24\r\nsix\r\n".encode("utf-8-sig"))
+    assert manifest_requirements("requirements.txt", tmp_path, WHERE) == ("numpy>=1.24", "six")
+
+
+def test_blank_requirements_in_a_list_are_skipped() -> None:
+    assert manifest_requirements(["numpy", " ", ""], Path("/b"), WHERE) == ("numpy",)

@@ -124,7 +124,7 @@ def _requirements_file(value: str, directory: Path, where: Path) -> list[tuple[s
         if len(raw) > _REQUIREMENTS_FILE_BYTES:
             raise ManifestError(f"{printable(str(file))} is larger than "
                                 f"{_REQUIREMENTS_FILE_BYTES >> 10} KiB")
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # (a byte order mark, as pip reads it)
     except (OSError, UnicodeDecodeError) as exc:
         raise ManifestError(f"cannot read {printable(str(file))}: "
                             f"{getattr(exc, 'strerror', None) or exc}") from None

@@ -29,6 +29,8 @@ from arena.registry.environments import (
     Environment,
     attach,
     build_count,
+    environment_at,
+    environment_key,
     list_environments,
     with_environment,
 )
@@ -224,3 +226,48 @@ def test_an_environment_rebuilt_with_other_packages_does_not_play_under_the_old_
     # without the check of what runs (arena match), the bot plays as it is now
     assert failures(play_match(MatchRequest(bots=[entered, resolve(RANDOM)], games=1, seed=1,
                                             event_date=EVENT_DATE))) == []
+
+
+def test_a_bot_whose_requirements_change_gets_an_environment_of_its_new_ones(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    """A bot.yaml that adds a requirement must not reuse the environment of its old list,
+    which lacks the package, nor change that environment under the bots still using it."""
+    bot = package_bot(tmp_path, "growing", ["alpha-pkg"], "alpha_pkg", "nope")
+    before = with_environment(spec_from_path(bot))
+    (bot / "bot.yaml").write_text("name: growing\nmodule: bot.py\n"
+                                  "requirements: [alpha-pkg, beta-pkg==2.0]\n")
+    after = with_environment(spec_from_path(bot))
+    assert before.environment is not None and after.environment is not None
+    assert after.environment != before.environment
+    built = [environment_at(before.environment), environment_at(after.environment)]
+    assert [env.frozen if env is not None else None for env in built] == [
+        ("alpha_pkg==1.0",), ("alpha_pkg==1.0", "beta_pkg==2.0")]
+
+
+def test_a_build_that_stopped_part_way_is_rebuilt_from_nothing(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    """What a killed build left (a package half unpacked) was kept under the new build and
+    shown to the bot."""
+    bot = package_bot(tmp_path, "rebuilt", ["beta-pkg>=2"], "beta_pkg", "leftover")
+    half = env_cache / environment_key(("beta-pkg>=2",), None)
+    site = half / "lib" / f"python{probe().python_version.rsplit('.', 1)[0]}" / "site-packages"
+    site.mkdir(parents=True)
+    (site / "leftover.py").write_text("HALF = True\n")
+    spec = with_environment(spec_from_path(bot))
+    assert spec.environment == half and not (site / "leftover.py").exists()
+    assert check_bot(spec).ok
+
+
+def test_pip_settings_that_install_elsewhere_are_ignored(
+        tmp_path: Path, env_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """The operator's PIP_TARGET (or PIP_PREFIX, PIP_USER) sent the packages out of the
+    environment: it was built empty, and the bot could not import them."""
+    target = tmp_path / "target"
+    monkeypatch.setenv("PIP_TARGET", str(target))
+    monkeypatch.setenv("PIP_PREFIX", str(tmp_path / "prefix"))
+    bot = package_bot(tmp_path, "targeted", ["alpha-pkg", "beta-pkg>=1"], "beta_pkg", "nope")
+    spec = with_environment(spec_from_path(bot))
+    assert spec.environment is not None
+    env = environment_at(spec.environment)
+    assert env is not None and env.frozen == ("alpha_pkg==1.0", "beta_pkg==2.0")
+    assert not target.exists() and not (tmp_path / "prefix").exists()

@@ -65,8 +65,8 @@ def test_a_requirement_that_does_not_resolve(tmp_path: Path, env_cache: Path,  #
                              f"in {wheelhouse}, pip's only source (PIP_NO_INDEX: no package "
                              "index) (pip: from versions: none; only wheels are installed, "
                              "never built from source)\n")
-    assert environments.list_environments() == [] or all(
-        e.requirements != ("nosuch-pkg>=1",) for e in environments.list_environments())
+    # removed, not left for env list to show as a build that stopped part way
+    assert not (env_cache / environments.environment_key(("nosuch-pkg>=1",), None)).exists()
 
 
 def test_no_network_to_the_index(tmp_path: Path, env_cache: Path) -> None:  # noqa: F811

@@ -232,10 +232,10 @@ def test_a_bot_whose_requirements_change_gets_an_environment_of_its_new_ones(
         tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
     """A bot.yaml that adds a requirement must not reuse the environment of its old list,
     which lacks the package, nor change that environment under the bots still using it."""
-    bot = package_bot(tmp_path, "growing", ["alpha-pkg"], "alpha_pkg", "nope")
+    bot = package_bot(tmp_path, "growing", ["alpha-pkg>=0.9"], "alpha_pkg", "nope")
     before = with_environment(spec_from_path(bot))
     (bot / "bot.yaml").write_text("name: growing\nmodule: bot.py\n"
-                                  "requirements: [alpha-pkg, beta-pkg==2.0]\n")
+                                  "requirements: [alpha-pkg>=0.9, beta-pkg>=1.5]\n")
     after = with_environment(spec_from_path(bot))
     assert before.environment is not None and after.environment is not None
     assert after.environment != before.environment

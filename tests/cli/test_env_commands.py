@@ -21,6 +21,7 @@ from arena.registry.environments import (
     remove_environment,
     unbuilt_environments,
 )
+from arena.sandbox import probe
 
 runner = CliRunner()
 
@@ -355,3 +356,51 @@ def test_prune_as_json_lists_each_environment_it_removes(tmp_path: Path) -> None
     again = runner.invoke(app, ["env", "prune", "-f", "json"], env=env)
     assert json.loads(again.stdout) == {**expected, "dry_run": False, "removed": [],
                                         "bytes": 0}
+
+
+def registered_bot(bots: Path, name: str, manifest: str) -> Path:
+    """A directory bot registered in ``bots`` (as arena submit leaves it)."""
+    bot = bots / name
+    bot.mkdir(parents=True)
+    (bot / "bot.yaml").write_text(f"name: {name}\nmodule: bot.py\n{manifest}")
+    (bot / "bot.py").write_text("")
+    registry = bots / "registry.yaml"
+    entries = registry.read_text() if registry.exists() else "bots:\n"
+    registry.write_text(f"{entries}  {name}: {{path: {name}}}\n")
+    return bot
+
+
+def test_a_kept_version_of_a_registered_bot_keeps_its_environment(tmp_path: Path) -> None:
+    """submit --update kept the old version (a tournament may still start it); its
+    environment, of requirements the new one dropped, counted as unused and was pruned."""
+    env = cache_env(tmp_path)
+    bots = tmp_path / "bots"
+    registered_bot(bots, "grower", "requirements: [beta-pkg]\n")
+    kept = bots / ".versions" / "grower@0123abcd4567"
+    kept.mkdir(parents=True)
+    (kept / "bot.yaml").write_text("name: grower\nmodule: bot.py\nrequirements: [six]\n")
+    (kept / "bot.py").write_text("")
+    old = built_environment(tmp_path / "envs" / environment_key(("six",), None))
+    new = built_environment(tmp_path / "envs" / environment_key(("beta-pkg",), None))
+    listed = runner.invoke(app, ["env", "list"], env=env)
+    assert listed.stdout.count("    used by: grower@0123abcd4567\n") == 1, listed.output
+    assert listed.stdout.count("    used by: grower\n") == 1
+    pruned = runner.invoke(app, ["env", "prune"], env=env)
+    assert (pruned.exit_code, pruned.stdout) == (
+        0, "No environment is unused: nothing to remove.\n")
+    assert (old / "arena-env.json").is_file() and (new / "arena-env.json").is_file()
+
+
+def test_a_bot_asking_for_a_python_alone_keeps_its_environment(tmp_path: Path) -> None:
+    """A bot.yaml with python: and no requirements runs in an environment too: prune took it
+    as unused, and the bot's next start built it again."""
+    env = cache_env(tmp_path)
+    version = probe().python_version.rsplit(".", 1)[0]
+    registered_bot(tmp_path / "bots", "versioned", f'python: "{version}"\n')
+    built = built_environment(tmp_path / "envs" / environment_key((), version))
+    listed = runner.invoke(app, ["env", "list"], env=env)
+    assert "    used by: versioned\n" in listed.stdout, listed.output
+    pruned = runner.invoke(app, ["env", "prune"], env=env)
+    assert (pruned.exit_code, pruned.stdout) == (
+        0, "No environment is unused: nothing to remove.\n")
+    assert (built / "arena-env.json").is_file()

@@ -7,6 +7,7 @@ import errno
 import io
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import tarfile
@@ -292,3 +293,23 @@ def test_a_package_published_as_source_only_is_never_built(
         f"{house}, pip's only source (PIP_NO_INDEX: no package index) (pip: from versions: "
         "none; only wheels are installed, never built from source)\n"))
     assert not ran.exists()
+
+
+def test_a_pip_that_cannot_build_environments_is_named_with_its_remedy(
+        tmp_path: Path, env_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """The arena's own Python runs pip: without pip, or with one older than --python, the
+    builds failed with pip's last words, which named neither cause nor remedy."""
+    fake = tmp_path / "python"
+    bot = manifest_bot(tmp_path, 'requirements: ["alpha-pkg>=0.5"]\n')
+    for said, told in (
+            ("/usr/bin/python3: No module named pip",
+             f"building a bot's environment needs pip in the arena's Python ({fake}): {fake} "
+             "-m ensurepip, or pip install pip"),
+            ("\nUsage:\n  pip <command> [options]\n\nno such option: --python",
+             f"building a bot's environment needs pip 22.3 or later in the arena's Python "
+             f"({fake}): {fake} -m pip install -U pip")):
+        fake.write_text(f"#!/bin/sh\nprintf '%s\\n' {shlex.quote(said)} >&2\nexit 1\n")
+        fake.chmod(0o755)
+        monkeypatch.setattr(environments.sys, "executable", str(fake))
+        assert check(bot) == (1, installing(env_cache, "alpha-pkg>=0.5") +
+                              f"Error: needy: {told}\n")

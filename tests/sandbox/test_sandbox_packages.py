@@ -196,6 +196,8 @@ def test_building_from_inside_a_bot_directory_runs_none_of_its_files(
     (bot / "pip" / "__init__.py").write_text(plant)
     (bot / "pip" / "__main__.py").write_text(plant)
     monkeypatch.chdir(bot)
+    # (set, it would hide a build step's missing -I: the tests are run with it)
+    monkeypatch.delenv("PYTHONSAFEPATH", raising=False)
     spec = with_environment(spec_from_path(bot))
     assert not ran.exists(), ran.read_text()
     assert spec.environment is not None and check_bot(spec).ok

@@ -259,6 +259,9 @@ def _build(path: Path, requirements: tuple[str, ...],
         # venv.py or pip/ would then run here, outside the sandbox, as the referee
         _run([interpreter.path, "-I", "-m", "venv", "--without-pip", str(path)],
              f"{interpreter.path} cannot make a virtual environment")
+        # a package's data files land where it says, a record too: a directory holds the
+        # record's place, so none counts as built until the build's own replaces it
+        (path / RECORD).mkdir()
         if requirements:  # (a bot may ask for a Python alone)
             _run([sys.executable, "-I", "-m", "pip", "--python", str(path / "bin" / "python"),
                   "install", "--only-binary", ":all:", "--no-input",
@@ -273,6 +276,7 @@ def _build(path: Path, requirements: tuple[str, ...],
         partial = path / f".{RECORD}.part"
         partial.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         partial.chmod(0o644)
+        shutil.rmtree(path / RECORD)
         partial.rename(path / RECORD)
     except OSError as exc:
         shutil.rmtree(path, ignore_errors=True)

@@ -4,6 +4,7 @@ and shown to it read-only, under every sandbox mode."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import shutil
 import threading
 from dataclasses import replace
@@ -20,11 +21,11 @@ from packages_support import (
     wheelhouse,  # noqa: F401  (pytest fixture)
 )
 
-from arena.errors import FilesChangedError
+from arena.errors import BotEnvironmentError, FilesChangedError
 from arena.referee.check import check_bot
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import MatchOutcome, MatchRequest, play_match
-from arena.registry import resolve, spec_from_path
+from arena.registry import environments, resolve, spec_from_path
 from arena.registry.environments import (
     Environment,
     attach,
@@ -273,3 +274,37 @@ def test_pip_settings_that_install_elsewhere_are_ignored(
     env = environment_at(spec.environment)
     assert env is not None and env.frozen == ("alpha_pkg==1.0", "beta_pkg==2.0")
     assert not target.exists() and not (tmp_path / "prefix").exists()
+
+
+def test_a_record_planted_by_a_package_never_marks_its_environment_built(
+        tmp_path: Path, env_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A wheel's data files go where it says in the environment, arena-env.json too: until
+    the build wrote its own record over it, another process took the half-built environment
+    as built, under the packages the bot's author listed."""
+    house = tmp_path / "house"
+    house.mkdir()
+    forged = json.dumps({"python": "/usr/bin/python3", "python_version": "3.11.2",
+                         "requirements": ["forger-pkg"], "frozen": ["numpy==9.9"],
+                         "built": "2026-12-01T00:00:00Z"}).encode()
+    make_wheel(house, "forger_pkg", "1.0", "WHO = 'forger'\n",
+               {"forger_pkg-1.0.data/data/arena-env.json": forged})
+    monkeypatch.setenv("PIP_FIND_LINKS", str(house))
+    seen: list[Environment | None] = []
+    frozen = environments._frozen
+
+    def looked_at_meanwhile(path: Path) -> tuple[str, ...]:  # as another process would
+        seen.append(environment_at(path))
+        return frozen(path)
+
+    monkeypatch.setattr(environments, "_frozen", looked_at_meanwhile)
+    bot = package_bot(tmp_path, "forger", ["forger-pkg"], "forger_pkg", "nope")
+    try:
+        spec = with_environment(spec_from_path(bot))
+    except BotEnvironmentError as exc:  # refusing the package is as good
+        assert str(exc).startswith("forger: "), exc
+        assert seen == [] and not (env_cache / environment_key(("forger-pkg",), None)).exists()
+        return
+    assert seen == [None]
+    assert spec.environment is not None
+    env = environment_at(spec.environment)
+    assert env is not None and env.frozen == ("forger_pkg==1.0",)

@@ -404,3 +404,21 @@ def test_a_bot_asking_for_a_python_alone_keeps_its_environment(tmp_path: Path) -
     assert (pruned.exit_code, pruned.stdout) == (
         0, "No environment is unused: nothing to remove.\n")
     assert (built / "arena-env.json").is_file()
+
+
+def test_what_else_lies_in_the_cache_is_neither_listed_nor_pruned(tmp_path: Path) -> None:
+    """Only the directories builds name (sixteen hex digits) are the arena's: an operator's
+    notes, or another tool's directory, in a shared cache were listed as builds that stopped
+    part way and pruned."""
+    cache = tmp_path / "envs"
+    (cache / "notes").mkdir(parents=True)
+    (cache / "notes" / "todo.txt").write_text("keep\n")
+    (cache / "README").write_text("the arena's environments\n")
+    (cache / "0123456789ABCDEF").mkdir()  # not a key: keys are lower case
+    env = cache_env(tmp_path)
+    listed = runner.invoke(app, ["env", "list"], env=env)
+    assert listed.stdout == f"Environment cache: {cache} (0 environments)\n", listed.output
+    pruned = runner.invoke(app, ["env", "prune"], env=env)
+    assert (pruned.exit_code, pruned.stdout) == (
+        0, "No environment is unused: nothing to remove.\n")
+    assert sorted(p.name for p in cache.iterdir()) == ["0123456789ABCDEF", "README", "notes"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import shutil
 import threading
 from dataclasses import replace
@@ -308,3 +309,18 @@ def test_a_record_planted_by_a_package_never_marks_its_environment_built(
     assert spec.environment is not None
     env = environment_at(spec.environment)
     assert env is not None and env.frozen == ("forger_pkg==1.0",)
+
+
+def test_an_environment_built_under_a_strict_umask_is_readable_by_its_bot(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    """Under the operator's umask 077 pip wrote the packages for the referee alone, and a
+    root referee's bot, run as a user of its own, could not import them."""
+    bot = package_bot(tmp_path, "strict", ["alpha-pkg>=0.8", "beta-pkg>=1.8"], "beta_pkg",
+                      "nope")
+    old = os.umask(0o077)
+    try:
+        spec = with_environment(spec_from_path(bot))
+    finally:
+        os.umask(old)
+    report = check_bot(spec)
+    assert report.ok, report.failures()

@@ -313,3 +313,18 @@ def test_a_pip_that_cannot_build_environments_is_named_with_its_remedy(
         monkeypatch.setattr(environments.sys, "executable", str(fake))
         assert check(bot) == (1, installing(env_cache, "alpha-pkg>=0.5") +
                               f"Error: needy: {told}\n")
+
+
+def test_a_bot_with_packages_whose_own_file_is_missing_is_not_told_to_copy_python(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    """Its program is its environment's Python, as a module bot's is the sandbox's: its 'No
+    such file or directory' is the bot's own exception, yet it was told the interpreter 'lies
+    outside the bot's directory' and to copy it in."""
+    bot = manifest_bot(tmp_path, 'requirements: ["alpha-pkg"]\n')
+    (bot / "bot.py").write_text("import alpha_pkg\n\nMODEL = open('model.onnx', 'rb').read()\n")
+    code, output = check(bot)
+    (handshake,) = [line for line in output.splitlines() if "handshake" in line]
+    assert code == 1 and handshake.endswith(
+        "FileNotFoundError: [Errno 2] No such file or directory: 'model.onnx' (at bot.py line "
+        "3, in <module>)"), output
+    assert "lies outside" not in output

@@ -328,3 +328,12 @@ def test_a_bot_with_packages_whose_own_file_is_missing_is_not_told_to_copy_pytho
         "FileNotFoundError: [Errno 2] No such file or directory: 'model.onnx' (at bot.py line "
         "3, in <module>)"), output
     assert "lies outside" not in output
+
+
+def test_pips_last_error_is_one_printable_line_of_bounded_length() -> None:
+    """pip's error names what the index and the packages say (a wheel's file name, its
+    metadata): it reached the terminal raw, escape sequences and all, and at any length."""
+    said = "ERROR: Invalid wheel ev\x1b]0;owned\x07il-1.0-py3-none-any.whl: " + "x" * 400
+    failure = pip_failure(f"Collecting evil\n{said}\n", "py")
+    assert failure == ("pip: " + (" Invalid wheel ev\\x1b]0;owned\\x07il-1.0-py3-none-any.whl: "
+                                  + "x" * 400).strip()[:297] + "...")

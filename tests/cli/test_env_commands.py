@@ -233,6 +233,11 @@ def test_an_environment_that_cannot_be_removed_is_said_so_not_removed(
     assert (pruned.exit_code, pruned.stdout) == (1, "")
     assert pruned.stderr == (f"Error: cannot remove the environment {built}: Permission "
                              f"denied ({built / 'bin'})\n")
+    # its record went first: what is left is never taken for a built environment
+    listed = runner.invoke(app, ["env", "list"], env=cache_env(tmp_path))
+    assert listed.stdout.splitlines()[1:] == [
+        "6666666666666666  not built  0.0 MiB: no arena-env.json: a build that stopped part "
+        "way (killed, or a full disk); arena env prune removes it"]
 
 
 def test_a_kept_version_of_a_bot_no_longer_registered_keeps_its_environment(

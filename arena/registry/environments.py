@@ -150,7 +150,8 @@ def _examine(path: Path) -> Environment | str:
         return Environment(key=path.name, path=path, python=data["python"],
                            python_version=data["python_version"],
                            requirements=tuple(data["requirements"]),
-                           # (escaped again: a record written before they were)
+                           # a wheel's data may hold another distribution's metadata,
+                           # unchecked by pip: the names are the bot author's, and printed
                            frozen=tuple(printable(str(f)) for f in data["frozen"]),
                            built=data["built"])
     except FileNotFoundError:
@@ -323,10 +324,9 @@ def _site_packages(path: Path) -> list[Path]:
 
 
 def _frozen(path: Path) -> tuple[str, ...]:
-    """``name==version`` of every distribution installed in the environment, sorted, made
-    printable: a wheel's data may hold another distribution's metadata, which pip does not
-    check, so the names come from the bot's author and reach the operator's terminal."""
-    found = {printable(f"{d.metadata['Name']}=={d.version}")
+    """``name==version`` of every distribution installed in the environment, sorted (made
+    printable as the record is read: see :func:`_examine`)."""
+    found = {f"{d.metadata['Name']}=={d.version}"
              for d in metadata.distributions(path=[str(p) for p in _site_packages(path)])
              if d.metadata["Name"]}
     return tuple(sorted(found, key=str.lower))

@@ -427,3 +427,17 @@ def test_what_else_lies_in_the_cache_is_neither_listed_nor_pruned(tmp_path: Path
     assert (pruned.exit_code, pruned.stdout) == (
         0, "No environment is unused: nothing to remove.\n")
     assert sorted(p.name for p in cache.iterdir()) == ["0123456789ABCDEF", "README", "notes"]
+
+
+def test_a_records_package_names_are_listed_escaped(tmp_path: Path) -> None:
+    """A record holds what the packages' metadata said (a wheel may plant any): listed raw,
+    an escape sequence in it reached the operator's terminal."""
+    built = built_environment(tmp_path / "envs" / "0123456789abcdef")
+    (built / "arena-env.json").write_text(json.dumps(
+        {**_RECORD, "frozen": ["ev\x1b]0;owned\x07il==1\x1b[2J", "six==1.16.0"]}))
+    listed = runner.invoke(app, ["env", "list"], env=cache_env(tmp_path))
+    assert "    installed: ev\\x1b]0;owned\\x07il==1\\x1b[2J, six==1.16.0\n" in listed.stdout, \
+        listed.output
+    as_json = runner.invoke(app, ["env", "list", "--json"], env=cache_env(tmp_path))
+    assert json.loads(as_json.stdout)["environments"][0]["frozen"] == [
+        "ev\\x1b]0;owned\\x07il==1\\x1b[2J", "six==1.16.0"]

@@ -436,7 +436,10 @@ def remove_environment(entry: Environment | UnbuiltEnvironment) -> bool:
             if path.is_symlink() or not path.is_dir():
                 path.unlink(missing_ok=True)
             else:
-                (path / RECORD).unlink(missing_ok=True)  # no longer counts as built
+                # no longer counts as built (a directory in its place: a build killed
+                # while pip installed, which counts as none already)
+                with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+                    (path / RECORD).unlink()
                 shutil.rmtree(path)
     except BlockingIOError:
         return False

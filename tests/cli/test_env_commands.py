@@ -441,3 +441,19 @@ def test_a_records_package_names_are_listed_escaped(tmp_path: Path) -> None:
     as_json = runner.invoke(app, ["env", "list", "--json"], env=cache_env(tmp_path))
     assert json.loads(as_json.stdout)["environments"][0]["frozen"] == [
         "ev\\x1b]0;owned\\x07il==1\\x1b[2J", "six==1.16.0"]
+
+
+def test_a_build_killed_while_pip_installed_is_listed_and_pruned(tmp_path: Path) -> None:
+    """While pip installs, a directory holds the record's place (no package may plant a
+    record): a build killed then left it, and prune failed on it, 'Is a directory'."""
+    killed = tmp_path / "envs" / "bbbbbbbbbbbbbbbb"
+    (killed / "arena-env.json").mkdir(parents=True)
+    env = cache_env(tmp_path)
+    listed = runner.invoke(app, ["env", "list"], env=env)
+    assert listed.stdout.splitlines()[1:] == [
+        "bbbbbbbbbbbbbbbb  not built  0.0 MiB: its arena-env.json cannot be read (Is a "
+        "directory); arena env prune removes it"], listed.output
+    pruned = runner.invoke(app, ["env", "prune"], env=env)
+    assert (pruned.exit_code, pruned.stdout.splitlines()[-1]) == (
+        0, "1 environment not built; freed 0.0 MiB."), pruned.output
+    assert not killed.exists()

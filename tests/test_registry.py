@@ -361,6 +361,30 @@ def test_bad_manifests(tmp_path: Path, manifest: str, error: str) -> None:
         resolve(bot)
 
 
+@pytest.mark.parametrize("interpreter", ["{cache}/0123abcd/bin/python",
+                                         "{tmp}/elsewhere/../envs/0123abcd/bin/python"])
+def test_a_command_naming_an_environments_interpreter_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, interpreter: str) -> None:
+    """The launcher shows the environment a command's interpreter lies in to the bot: a
+    command naming another bot's ran with that bot's packages, and learnt which they are."""
+    cache = tmp_path / "envs"
+    (cache / "0123abcd" / "bin").mkdir(parents=True)
+    (cache / "0123abcd" / "arena-env.json").write_text("{}")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.setenv("ARENA_ENV_CACHE", str(cache))
+    bot = tmp_path / "e"
+    bot.mkdir()
+    (bot / "bot.py").write_text(MODULE)
+    command = interpreter.format(cache=cache, tmp=tmp_path)
+    (bot / "bot.yaml").write_text(f"name: e\ncommand: [{command}, bot.py]\n")
+    with pytest.raises(ManifestError) as info:
+        resolve(bot)
+    assert str(info.value) == (
+        f"{bot.resolve() / 'bot.yaml'}: 'command' runs {command}, the interpreter of a "
+        "packages environment; a bot names the packages it needs in 'requirements' and runs "
+        "in an environment of its own (command: [python3, ...], docs/BOTS.md)")
+
+
 @pytest.mark.parametrize("module", ["../outside.py", "{tmp}/outside.py", "sub/../../outside.py"])
 def test_a_manifests_module_must_lie_in_the_bots_directory(tmp_path: Path, module: str) -> None:
     """The sandbox copies the bot's directory alone: a module beside it, or anywhere else on

@@ -33,7 +33,7 @@ from arena.registry.botspec import (
     RUNNER,
     BotSpec,
 )
-from arena.registry.environments import attach, cached_environment
+from arena.registry.environments import attach, cached_environment, environment_of_command
 from arena.registry.requirements import manifest_python, manifest_requirements
 from arena.sandbox.workdir import (
     MAX_BOT_BYTES,
@@ -458,6 +458,12 @@ def _manifest_program(data: dict[str, Any], directory: Path, where: Path,
     argv = tuple(str(a) for a in command)
     if any("\0" in a for a in argv):
         raise ManifestError(f"{where}: 'command' arguments cannot hold a NUL character")
+    if environment_of_command(argv) is not None:
+        # the launcher shows a command's environment to the bot: another bot's, its packages
+        raise ManifestError(f"{where}: 'command' runs {printable(argv[0])}, the interpreter "
+                            "of a packages environment; a bot names the packages it needs in "
+                            "'requirements' and runs in an environment of its own (command: "
+                            "[python3, ...], docs/BOTS.md)")
     return argv, None
 
 

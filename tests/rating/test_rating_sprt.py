@@ -91,6 +91,7 @@ def test_the_error_rates_are_those_asked_for() -> None:
     ((0, 10, 0.5), "alpha must be between 0 and 0.5, got 0.5"),
     ((0, 10, 0.05, 0.0), "beta must be between 0 and 0.5, got 0"),
     ((-1e6, 0), "elo0 must lie within ±2000, got -1e+06"),  # a score of 0 has no logarithm
+    ((5, 5), "elo0 must be below elo1, got 5 and 5"),  # the LLR would stay 0: no decision
 ])
 def test_a_test_that_cannot_decide_is_refused(args: tuple[float, ...], message: str) -> None:
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
@@ -120,3 +121,34 @@ def test_an_interval_open_at_one_end_says_so() -> None:
     assert describe_elo(Score(0, 1, 9)).endswith("(95%: up to -311.1, unbounded below)")
     assert describe_elo(Score(9, 1, 0)).endswith("(95%: from +311.1, unbounded above)")
     assert describe_elo(Score(58, 1, 41)) == "+59.6 (95%: -7.7 to +131.8)"
+
+
+def test_a_shared_place_counts_half_a_win_and_half_a_loss_in_the_llr() -> None:
+    """30 wins, 10 shared places, 20 losses at 0,10: 35 points won and 25 lost. The figure
+    is below the 0.3157 of fastchess's logistic trinomial test (docs/BOTS.md says why)."""
+    assert SprtTest(0, 10).llr(Score(30, 10, 20)) == pytest.approx(0.26297, abs=5e-5)
+    assert SprtTest(0, 10).llr(Score(12, 0, 8)) == pytest.approx(0.10685, abs=5e-5)
+
+
+def test_unequal_error_rates_set_each_bound_from_both() -> None:
+    """Wald's bounds as cutechess-cli and fastchess set them: H0 at ln(beta / (1 - alpha)),
+    H1 at ln((1 - beta) / alpha)."""
+    assert SprtTest(0, 10, alpha=0.05, beta=0.1).bounds == pytest.approx(
+        (-2.25129, 2.89037), abs=5e-5)
+    assert SprtTest(0, 10, alpha=0.1, beta=0.05).bounds == pytest.approx(
+        (-2.89037, 2.25129), abs=5e-5)
+
+
+def test_the_likelihood_of_superiority_ignores_shared_places() -> None:
+    """cutechess-cli's LOS: 3 wins and 1 loss give 84.1% with or without shared places."""
+    assert Score(3, 4, 1).los() == pytest.approx(0.84134, abs=5e-5)
+    assert Score(3, 4, 1).los() == Score(3, 0, 1).los()
+    assert Score(0, 5, 0).los() == 0.5
+
+
+def test_the_elo_interval_is_cutechess_clis() -> None:
+    """cutechess-cli prints 30 wins, 10 draws, 20 losses as 58.45 +/- 82.82: the half distance
+    between the ends given here."""
+    elo, low, high = Score(30, 10, 20).elo()
+    assert (elo, low, high) == pytest.approx((58.451, -21.023, 144.621), abs=5e-4)
+    assert (high - low) / 2 == pytest.approx(82.822, abs=5e-4)

@@ -4,11 +4,13 @@ sequential test's early stop (sample bots in the sandbox, a few games each)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from arena.errors import ArenaError, BotNameError
+from arena.rating import match_series
 from arena.rating.match_series import (
     SPRT_GAMES,
     MatchSeries,
@@ -34,6 +36,7 @@ def test_seating_arithmetic() -> None:
     assert games_per_deal(2, "none") == 1
     assert games_per_deal(2, "rotations") == 2
     assert games_per_deal(3, "permutations") == 6
+    assert games_per_deal(5, "rotations") == 5  # five bots, the most a match seats
     assert SPRT_GAMES % games_per_deal(2, "rotations") == 0
 
 
@@ -116,3 +119,27 @@ def test_a_bot_edited_during_the_match_is_not_restarted_under_its_version(
         f"bot {key}: its files at {bot} changed or went away since it entered, so it was not "
         "restarted; ")
     assert len(series.played) == 1 and len(records.read_text().splitlines()) == 1
+
+
+def test_a_series_replaces_the_records_a_file_held_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match's records file describes that match alone: an earlier match's games in it
+    would be read as this one's."""
+    games = [GameOutcome(game_id=f"m/g{index}", game_index=index, seed=index,
+                         seats=["random@1", "greedy@1"], names=["random", "greedy"],
+                         starting_seat=0, placements=[1, 2], desmos=["", ""], ascension=False,
+                         tiebreak="none", failures=[], forfeits={}, decisions=0,
+                         duration_s=0.0, latency=[], record={"game": index})
+             for index in range(2)]
+
+    def play_match(request: object, on_game: Callable[[GameOutcome], None],
+                   stop: object) -> None:
+        for game in games:
+            on_game(game)
+
+    monkeypatch.setattr(match_series, "play_match", play_match)
+    records = tmp_path / "games.jsonl"
+    records.write_text('{"game":"of an earlier match"}\n')
+    MatchSeries(told_apart([RANDOM, GREEDY]), games=2, seed=1, limits=Limits(),
+                records=records).play()
+    assert records.read_text().splitlines() == ['{"game":0}', '{"game":1}']

@@ -10,8 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.cli.match_report import sprt_verdict
-from arena.rating.sprt import SprtTest
+from arena.cli.match_report import head_to_head_lines, sprt_verdict
+from arena.rating.match_series import MatchSeries
+from arena.rating.sprt import Score, SprtTest
+from arena.referee.outcome import GameOutcome, MatchOutcome
 from arena.registry import SAMPLE_BOTS_DIR
 from arena.registry.manifest import spec_from_path
 from arena.sandbox import probe
@@ -188,3 +190,82 @@ def test_ascii_look_alikes_are_refused_and_numbered_versions_are_not() -> None:
     for a, b in [("bot1", "bot10"), ("bot1", "bot2"), ("bot1", "boti"), ("ai", "al"),
                  ("J\u00fcrgen", "Jurgen"), ("mcts-v1", "mcts-vi")]:
         assert not look_alike(a, b), (a, b)
+
+
+def _paired(*places: tuple[int, int]) -> list[GameOutcome]:
+    """random's games against greedy, each deal played both ways round (as a sequential test
+    plays them): each game's places given random's first, whatever the seats."""
+    games = []
+    for index, by_bot in enumerate(places):
+        entrants = [0, 1] if index % 2 == 0 else [1, 0]
+        names = [("random", "greedy")[bot] for bot in entrants]
+        games.append(GameOutcome(
+            game_id=f"m/g{index}", game_index=index, seed=index // 2,
+            seats=[f"{name}@1" for name in names], names=names, starting_seat=0,
+            placements=[by_bot[bot] for bot in entrants], desmos=["", ""], ascension=False,
+            tiebreak="none", failures=[], forfeits={}, decisions=0, duration_s=0.0,
+            latency=[], record={}, entrants=entrants))
+    return games
+
+
+def test_the_statistics_count_each_game_for_the_bot_wherever_it_sat(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two deals both ways round: random wins the first from either seat, loses the third
+    game and shares the first place of the fourth; the score, Elo, LOS and test follow it,
+    and a test the games left undecided says it stopped at the cap."""
+    games = _paired((1, 2), (1, 2), (2, 1), (1, 1))
+
+    def play(series: MatchSeries, **kwargs: object) -> MatchOutcome:
+        bots = [{"seat": seat, "name": name, "bot": f"{name}@1", "decisions": 0,
+                 "median_ms": None, "max_ms": None, "timeouts": 0, "failures": {},
+                 "forfeits": 0, "restarts": 0} for seat, name in enumerate(["random", "greedy"])]
+        return MatchOutcome(match_id="m", seats=["random@1", "greedy@1"],
+                            names=["random", "greedy"], games=games, bots=bots,
+                            sandbox_level="", limits={}, duration_s=0.0)
+
+    monkeypatch.setattr(MatchSeries, "play", play)
+    data = json.loads("\n".join(_match("random", "greedy", "--sprt", "0,10", "--alpha",
+                                       "0.05", "--beta", "0.1", "--seed", "1", "--json")))
+    assert data["elo"] == {"wins": 2, "draws": 1, "losses": 1, "score": 0.625,
+                           "elo": 88.7, "elo_95": [-221.2, None], "los": 0.7181}
+    assert data["sprt"] == {"elo0": 0.0, "elo1": 10.0, "alpha": 0.05, "beta": 0.1,
+                            "llr": 0.0271, "bounds": [-2.2513, 2.8904], "decision": None}
+    lines = _match("random", "greedy", "--sprt", "0,10", "--alpha", "0.05", "--beta", "0.1",
+                   "--games", "4", "--seed", "1")
+    assert lines[-1] == ("SPRT elo0=0 elo1=10 alpha=0.05 beta=0.1: LLR 0.03 (bounds -2.25, "
+                         "2.89) after 4 games: undecided at the cap of 4 games (--games)")
+
+
+def test_a_ctrl_c_mid_deal_tells_the_test_over_the_whole_deals(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped after the first game of the second deal: the wins so far count all three
+    games, each for the bot that played it from either seat, and the test the first deal
+    alone, as it decides only on whole deals."""
+    def play(series: MatchSeries, **kwargs: object) -> None:
+        series.played.extend(_paired((1, 2), (1, 2), (1, 2)))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(MatchSeries, "play", play)
+    result = runner.invoke(app, ["match", "random", "greedy", "--sprt", "0,10", "--games",
+                                 "10", "--seed", "7", "--event-date", "2030-06-01"])
+    assert result.exit_code == 130
+    assert result.stderr.splitlines() == [
+        "Interrupted after 3 of 10 games (--seed 7 --event-date 2030-06-01 --games 10 "
+        "--sprt 0,10 replays them); wins so far: random 3, greedy 0",
+        "random against greedy: 2 wins, 0 shared places, 0 losses; score 100.0%; Elo "
+        "difference at least -113.4 (95% bound; every game won, so no estimate); likelihood "
+        "of superiority 92.1%",
+        "SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05: LLR 0.06 (bounds -2.94, 2.94) after 2 "
+        "games: undecided so far",
+        "Interrupted."]
+
+
+def test_the_head_to_head_says_a_test_undecided_at_the_cap() -> None:
+    score, test = Score(30, 10, 20), SprtTest(0, 10)
+    said = ("a against b: 30 wins, 10 shared places, 20 losses; score 58.3%; Elo difference "
+            "+58.5 (95%: -21.0 to +144.6); likelihood of superiority 92.1%")
+    llr = "SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05: LLR 0.26 (bounds -2.94, 2.94) after 60 games"
+    assert head_to_head_lines(["a", "b"], score, test, 60) == [
+        said, f"{llr}: undecided at the cap of 60 games (--games)"]
+    assert head_to_head_lines(["a", "b"], score, test, None) == [
+        said, f"{llr}: undecided so far"]

@@ -605,6 +605,7 @@ def test_a_sequential_test_stops_the_match_once_it_decides() -> None:
      "a sequential test compares two bots, not 3"),
     (["greedy", "random", "--sprt", "10"], "expected ELO0,ELO1 such as 0,10, got '10'"),
     (["greedy", "random", "--sprt", "5,5"], "elo0 must be below elo1, got 5 and 5"),
+    (["greedy", "random", "--sprt", "10,0"], "elo0 must be below elo1, got 10 and 0"),
     (["greedy", "random", "--sprt", "0,5", "--alpha", "0.7"],
      "alpha must be between 0 and 0.5, got 0.7"),
     (["greedy", "random", "--sprt", "0,1e6"], "elo1 must lie within ±2000, got 1e+06"),

@@ -65,6 +65,14 @@ def test_a_verdict_on_two_versions_of_one_bot_names_each_by_its_version(
 
 
 @needs_sandbox
+def test_a_bot_against_itself_is_named_by_its_numbers_in_the_head_to_head() -> None:
+    """One version entered twice: ``random@version`` would name both sides alike, so the
+    head-to-head keeps the tables' numbers."""
+    lines = _match("random", "random", "--games", "2", "--seed", "2")
+    assert lines[-1].startswith("random#1 against random#2: "), lines[-1]
+
+
+@needs_sandbox
 def test_verbose_shows_the_games_and_quiet_shows_no_progress() -> None:
     verbose = _match("random", "greedy", "--sprt", "0,50", "--seed", "1", "-v")
     assert any(TABLE_HEAD in line for line in verbose)

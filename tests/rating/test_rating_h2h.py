@@ -123,6 +123,13 @@ def test_effective_games_lies_between_deals_and_games() -> None:
     assert 6 <= effective_games(8 / 12, 12, mixed) <= 12
 
 
+def test_the_design_effect_takes_the_deals_sample_variance() -> None:
+    """Four deals of two games, scored 2, 1, 0 and 1: the deals' totals vary by 2/3 around 1
+    (the sample variance, over k - 1 deals), a deal of two independent games by 1/2, so the
+    design effect is 4/3 and the 8 games weigh as 6."""
+    assert effective_games(0.5, 8, [[2, 2], [1, 2], [0, 2], [1, 2]]) == pytest.approx(6.0)
+
+
 def test_tables_of_other_sizes_with_the_same_seed_are_other_deals() -> None:
     two = StoredGame("t/0", 1, "t", 0, 0, 0, 5, (A, B), (1, 2))
     three = StoredGame("t/1", 1, "t", 0, 1, 0, 5, (A, B, C), (1, 2, 3))

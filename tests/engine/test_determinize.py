@@ -7,10 +7,11 @@ import random
 import pytest
 
 from arena.engine import GameConfig, new_game
-from arena.engine.cards import CARD_IDS, Card
+from arena.engine.cards import CARD_IDS, PALAESTRON, Card
 from arena.engine.desmos import evaluate_family
-from arena.engine.determinize import sample_state
+from arena.engine.determinize import sample_state, unseen_cards
 from arena.engine.houserules import HouseRules
+from arena.engine.state import State
 
 
 def test_trap_ages_survive_a_newer_trap_leaving_first() -> None:
@@ -68,3 +69,63 @@ def test_a_sampled_state_plays_on_under_the_games_house_rules() -> None:
     assert not sample.all_windows
     # without them, the defaults
     assert sample_state(state.observe(state.decision.seat), 5).config.rules == HouseRules()
+
+
+def _first_turn(players: tuple[str, ...], seed: int) -> State:
+    state = new_game(GameConfig(players=players, seed=seed))
+    while state.decision is not None and state.decision.kind != "turn":
+        state.apply(0)
+    assert state.decision is not None
+    return state
+
+
+def test_a_hidden_palaestron_lies_anywhere_in_the_sampled_pile() -> None:
+    """The seat knows nothing of where an unseen Palaestron lies, so samples put it anywhere
+    in the pile: always on top, every searched game would draw it next."""
+    for seed in range(20):
+        state = _first_turn(("a", "b"), seed)
+        observation = state.observe(state.active)
+        if PALAESTRON in unseen_cards(observation):
+            break
+    else:
+        raise AssertionError("no seed hides the Palaestron at the first turn")
+    places = [sample_state(observation, s).draw_pile.index(PALAESTRON) for s in range(40)]
+    top = observation.draw_pile - 1  # the top of the pile is the end of the list
+    assert len(set(places)) > 10 and places.count(top) < 10, places
+
+
+def test_the_seats_own_revealed_cards_stay_revealed_in_every_sample() -> None:
+    """A sampled game knows the seat's revealed cards as shown, as the real game does: a
+    reveal there offers only the others (E16), and the copy that moves is the hidden one
+    (E20)."""
+    checked = 0
+    for seed in range(60):
+        state = new_game(GameConfig(players=("a", "b", "c"), seed=seed))
+        rng = random.Random(seed)
+        while state.decision is not None:
+            decision = state.decision
+            if decision.kind == "turn" and state.revealed[decision.seat]:
+                seat = decision.seat
+                sample = sample_state(state.observe(seat), seed)
+                assert sample.revealed[seat] == state.revealed[seat]
+                checked += 1
+            state.apply(rng.randrange(len(decision.options)))
+    assert checked >= 20, checked
+
+
+def test_a_sampled_game_stands_at_the_real_games_round_and_turn() -> None:
+    """A search plays the rounds left: a sample a round off would end its games a round
+    early or late."""
+    checked = 0
+    for seed in range(6):
+        state = new_game(GameConfig(players=("a", "b", "c"), seed=seed))
+        rng = random.Random(seed)
+        while state.decision is not None:
+            decision = state.decision
+            if decision.kind == "turn":
+                sample = sample_state(state.observe(decision.seat), seed)
+                assert (sample.round, sample.turn, sample.turn_in_round, sample.active) == \
+                    (state.round, state.turn, state.turn_in_round, state.active)
+                checked += 1
+            state.apply(rng.randrange(len(decision.options)))
+    assert checked >= 30, checked

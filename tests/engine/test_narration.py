@@ -360,3 +360,19 @@ def test_a_revealed_card_going_face_down_is_named_to_the_others() -> None:
         "a exchanges a card with the draw pile (by Crown), puts Fate-2 in its place")
     unnamed = {key: value for key, value in given.items() if key != "gave"}
     assert event_sentence(unnamed, players) == "a exchanges a card with the draw pile (by Crown)"
+
+
+def test_the_whole_game_says_whom_a_view_was_kept_from() -> None:
+    """A happening the others were told apart (a revealed card set as a trap, and so on) is
+    marked with the seat its others' half left out: the player of that happening."""
+    marked = 0
+    for seed in range(30):
+        for line in event_lines(_record(3, seed)):
+            match = re.fullmatch(r"  (\S+) .*  \[seen by (.+)\]", line)
+            if match is None:
+                continue
+            for audience in match[2].split(", "):
+                if audience.startswith("all but "):
+                    assert audience == f"all but {match[1]}", line
+                    marked += 1
+    assert marked >= 10, marked

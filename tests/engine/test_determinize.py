@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -94,22 +95,28 @@ def test_a_hidden_palaestron_lies_anywhere_in_the_sampled_pile() -> None:
     assert len(set(places)) > 10 and places.count(top) < 10, places
 
 
+def _turn_samples(seeds: range) -> Iterator[tuple[State, State]]:
+    """(the true game, a sample of the active seat's view) at every turn decision of random
+    three-seat games, one game a seed."""
+    for seed in seeds:
+        state = new_game(GameConfig(players=("a", "b", "c"), seed=seed))
+        rng = random.Random(seed)
+        while state.decision is not None:
+            decision = state.decision
+            if decision.kind == "turn":
+                yield state, sample_state(state.observe(decision.seat), seed)
+            state.apply(rng.randrange(len(decision.options)))
+
+
 def test_the_seats_own_revealed_cards_stay_revealed_in_every_sample() -> None:
     """A sampled game knows the seat's revealed cards as shown, as the real game does: a
     reveal there offers only the others (E16), and the copy that moves is the hidden one
     (E20)."""
     checked = 0
-    for seed in range(60):
-        state = new_game(GameConfig(players=("a", "b", "c"), seed=seed))
-        rng = random.Random(seed)
-        while state.decision is not None:
-            decision = state.decision
-            if decision.kind == "turn" and state.revealed[decision.seat]:
-                seat = decision.seat
-                sample = sample_state(state.observe(seat), seed)
-                assert sample.revealed[seat] == state.revealed[seat]
-                checked += 1
-            state.apply(rng.randrange(len(decision.options)))
+    for state, sample in _turn_samples(range(60)):
+        seat = state.active
+        assert sample.revealed[seat] == state.revealed[seat]
+        checked += bool(state.revealed[seat])
     assert checked >= 20, checked
 
 
@@ -117,15 +124,8 @@ def test_a_sampled_game_stands_at_the_real_games_round_and_turn() -> None:
     """A search plays the rounds left: a sample a round off would end its games a round
     early or late."""
     checked = 0
-    for seed in range(6):
-        state = new_game(GameConfig(players=("a", "b", "c"), seed=seed))
-        rng = random.Random(seed)
-        while state.decision is not None:
-            decision = state.decision
-            if decision.kind == "turn":
-                sample = sample_state(state.observe(decision.seat), seed)
-                assert (sample.round, sample.turn, sample.turn_in_round, sample.active) == \
-                    (state.round, state.turn, state.turn_in_round, state.active)
-                checked += 1
-            state.apply(rng.randrange(len(decision.options)))
+    for state, sample in _turn_samples(range(6)):
+        assert (sample.round, sample.turn, sample.turn_in_round, sample.active) == \
+            (state.round, state.turn, state.turn_in_round, state.active)
+        checked += 1
     assert checked >= 30, checked

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 from engine_scenario import act, build_state, hand, hold_turn, names
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
 from arena.engine.observation import Observation
@@ -311,3 +313,36 @@ def test_the_referees_observation_json_is_the_snapshots_json() -> None:
                 state.apply(agents[decision.seat].choose(decision,
                                                          state.observe(decision.seat)))
     assert checked > 5000
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32))
+def test_the_cards_of_a_look_or_a_peek_reach_only_the_seat_that_looked(players: int,
+                                                                        seed: int) -> None:
+    """A look at the draw pile (Sophoi, a Crown, Lachesis, a Hippocamp), a peek at a hand or
+    at traps names its cards to the seat that looked; the others are told it happened, a look
+    with how many cards (RULES.md E23)."""
+    state = play_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed),
+                      [RandomAgent(seed + i) for i in range(players)])
+    for seat in range(players):
+        for event in state.events_for(seat):
+            if event["type"] not in ("look", "peek", "peek_traps"):
+                continue
+            if "cards" in event:
+                assert event["seat"] == seat, event
+                continue
+            assert event["seat"] != seat, event
+            if event["type"] == "look":
+                told = [e for e in state.events_for(event["seat"]) if e["type"] == "look"
+                        and e["turn"] == event["turn"] and e["source"] == event["source"]]
+                assert event["count"] in [len(e["cards"]) for e in told], (event, told)
+
+
+def test_random_games_look_at_the_pile_often_enough_to_test() -> None:
+    looks = 0
+    for seed in range(20):
+        state = play_game(GameConfig(players=("a", "b", "c"), seed=seed),
+                          [RandomAgent(seed + i) for i in range(3)])
+        looks += sum(1 for to, event in state.log if event["type"] == "look" and to is not None
+                     and to >= 0)
+    assert looks >= 20, looks

@@ -29,9 +29,11 @@ import errno
 import fcntl
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -71,6 +73,11 @@ RECORD = "arena-env.json"
 _LOCKS = ".locks"
 _KEY = re.compile(r"[0-9a-f]{16}")  # fullmatch: a directory a build names
 _PIP_TIMEOUT_S = 20
+# pip's --timeout bounds one connection only: a backtracking resolver or a trickling mirror
+# runs on. Long enough for large wheels (a GPU framework) from a slow mirror.
+_BUILD_BOUND_S = 15 * 60
+_BUILD_BOUND_VARIABLE = "ARENA_ENV_BUILD_TIMEOUT"
+_REAP_S = 5
 _ELSEWHERE = ("PIP_USER", "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "PYTHONUSERBASE", "PYTHONPATH",
               "VIRTUAL_ENV", "PYTHONHOME")
 _builds = 0
@@ -95,6 +102,21 @@ def env_cache_dir() -> Path:
         return Path("/var/cache/palaestra-arena/envs")
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base).absolute() / "palaestra-arena" / "envs"
+
+
+def _build_bound() -> float:
+    """Seconds a build may take in all (``$ARENA_ENV_BUILD_TIMEOUT``, default 15 minutes)."""
+    given = os.environ.get(_BUILD_BOUND_VARIABLE, "").strip()
+    if not given:
+        return _BUILD_BOUND_S
+    try:
+        bound = float(given)
+    except ValueError:
+        bound = math.nan
+    if not (math.isfinite(bound) and bound > 0):
+        raise BotEnvironmentError(f"{_BUILD_BOUND_VARIABLE} must be a number of seconds above "
+                                  f"0, not {printable(given[:40])!r}")
+    return bound
 
 
 def build_count() -> int:
@@ -250,6 +272,8 @@ def _locked(root: Path, key: str, wait: bool = True) -> Iterator[None]:
 def _build(path: Path, requirements: tuple[str, ...],
            interpreter: Interpreter) -> Environment:
     global _builds
+    bound = _build_bound()
+    deadline = time.monotonic() + bound
     if path.exists():  # a build that died part way
         shutil.rmtree(path)
     for notice in _notices:
@@ -259,7 +283,7 @@ def _build(path: Path, requirements: tuple[str, ...],
         # and the user may stand in the bot's own directory (``arena check-bot .``), whose
         # venv.py or pip/ would then run here, outside the sandbox, as the referee
         _run([interpreter.path, "-I", "-m", "venv", "--without-pip", str(path)],
-             f"{interpreter.path} cannot make a virtual environment")
+             f"{interpreter.path} cannot make a virtual environment", deadline, bound)
         # a package's data files land where it says, a record too: a directory holds the
         # record's place, so none counts as built until the build's own replaces it
         (path / RECORD).mkdir()
@@ -268,7 +292,7 @@ def _build(path: Path, requirements: tuple[str, ...],
                   "install", "--only-binary", ":all:", "--no-input",
                   "--disable-pip-version-check", "--no-warn-script-location",
                   "--progress-bar", "off", "--retries", "2", "--timeout", str(_PIP_TIMEOUT_S),
-                  *requirements], None)
+                  *requirements], None, deadline, bound)
         frozen = _frozen(path)
         _open_to_bots(path)
         record = {"requirements": list(requirements), "python": interpreter.path,
@@ -295,20 +319,51 @@ def _build(path: Path, requirements: tuple[str, ...],
     return found
 
 
-def _run(argv: list[str], what: str | None) -> None:
-    """Run a build step; a failure is one line: ``what`` (or pip's own reason) and the
-    step's last words."""
+def _bounded(argv: list[str], env: dict[str, str], deadline: float,
+             bound: float) -> tuple[int, str]:
+    """Run ``argv`` until ``deadline`` (``time.monotonic()``): its exit status and its output
+    (stderr, then stdout). Past the deadline, or interrupted, its whole process group is
+    killed (pip may have children, which would hold the pipes open)."""
+    try:
+        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   stdin=subprocess.DEVNULL, text=True, env=env,
+                                   start_new_session=True)
+    except OSError as exc:
+        raise BotEnvironmentError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
+    try:
+        out, err = process.communicate(timeout=max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        _kill_group(process)
+        raise BotEnvironmentError(
+            f"installing its requirements took longer than {bound:g} s, the bound on a build, "
+            f"so it was stopped and nothing kept: set {_BUILD_BOUND_VARIABLE} to more seconds "
+            "to wait longer") from None
+    except BaseException:  # in a session of its own, Ctrl-C does not reach it
+        _kill_group(process)
+        raise
+    return process.returncode, err + "\n" + out
+
+
+def _kill_group(process: subprocess.Popen[str]) -> None:
+    """Kill ``process`` and its process group (the group's id stays its own until it is
+    reaped, so no other process's is hit), then reap it."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    try:
+        process.communicate(timeout=_REAP_S)
+    except subprocess.TimeoutExpired:  # a child that left the group holds the pipes
+        process.wait()
+
+
+def _run(argv: list[str], what: str | None, deadline: float, bound: float) -> None:
+    """Run a build step, within the build's ``deadline``; a failure is one line: ``what``
+    (or pip's own reason) and the step's last words."""
     # pip's own settings (index, mirrors, certificates) apply; not those that would install
     # elsewhere than into the environment
     env = {k: v for k, v in os.environ.items() if k not in _ELSEWHERE}
-    try:
-        done = subprocess.run(argv, capture_output=True, text=True, check=False,
-                              stdin=subprocess.DEVNULL, env=env)
-    except OSError as exc:
-        raise BotEnvironmentError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
-    if done.returncode == 0:
+    returncode, output = _bounded(argv, env, deadline, bound)
+    if returncode == 0:
         return
-    output = done.stderr + "\n" + done.stdout
     if what is not None and "No space left on device" in output:
         raise BotEnvironmentError(f"the disk is full: {what} (No space left on device)")
     if what is None:
@@ -316,7 +371,7 @@ def _run(argv: list[str], what: str | None) -> None:
                                                                      "true", "on")
         raise BotEnvironmentError(pip_failure(output, argv[0], no_index))
     last = [line.strip() for line in output.splitlines() if line.strip()]
-    raise BotEnvironmentError(f"{what}: {last[-1] if last else f'exit {done.returncode}'}")
+    raise BotEnvironmentError(f"{what}: {last[-1] if last else f'exit {returncode}'}")
 
 
 def _site_packages(path: Path) -> list[Path]:

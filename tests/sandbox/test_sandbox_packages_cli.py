@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -337,3 +338,47 @@ def test_pips_last_error_is_one_printable_line_of_bounded_length() -> None:
     failure = pip_failure(f"Collecting evil\n{said}\n", "py")
     assert failure == ("pip: " + (" Invalid wheel ev\\x1b]0;owned\\x07il-1.0-py3-none-any.whl: "
                                   + "x" * 400).strip()[:297] + "...")
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (exited, or a zombie nobody reaped yet)."""
+    for _ in range(100):  # SIGKILL is delivered, not awaited: give it a moment
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_build_that_outlasts_its_bound_is_stopped_with_its_children(
+        tmp_path: Path, env_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """pip's --timeout bounds one connection: a resolver backtracking or a mirror trickling
+    bytes held check-bot (and a tournament's start) as long as pip ran. Past the bound the
+    whole of pip's process group is killed, its child too, and the build is undone."""
+    fake = tmp_path / "python"
+    child = tmp_path / "child.pid"
+    fake.write_text(f"#!/bin/sh\nsleep 60 &\necho $! > {child}\nwait\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(environments.sys, "executable", str(fake))
+    bot = manifest_bot(tmp_path, 'requirements: ["alpha-pkg>=0.3"]\n')
+    key = environments.environment_key(("alpha-pkg>=0.3",), None)
+    assert check(bot, ARENA_ENV_BUILD_TIMEOUT="1.5") == (1, installing(
+        env_cache, "alpha-pkg>=0.3") + (
+        "Error: needy: installing its requirements took longer than 1.5 s, the bound on a "
+        "build, so it was stopped and nothing kept: set ARENA_ENV_BUILD_TIMEOUT to more "
+        "seconds to wait longer\n"))
+    assert _gone(int(child.read_text()))
+    assert not (env_cache / key).exists()
+    assert not environments._held(env_cache, key)  # the lock is released
+
+
+@pytest.mark.parametrize("given", ["soon", "0", "-5", "nan", "inf"])
+def test_a_build_bound_that_is_no_number_of_seconds_is_refused(
+        tmp_path: Path, env_cache: Path, given: str) -> None:  # noqa: F811
+    bot = manifest_bot(tmp_path, 'requirements: ["alpha-pkg>=0.2"]\n')
+    assert check(bot, ARENA_ENV_BUILD_TIMEOUT=given) == (
+        1, f"Error: needy: ARENA_ENV_BUILD_TIMEOUT must be a number of seconds above 0, not "
+           f"'{given}'\n")

@@ -74,7 +74,7 @@ def pip_failure(output: str, python: str, no_index: bool = False) -> str:
         found = _NOT_FOUND.search(line)
         if found is not None:
             versions = _versions((found.group(2) or "none").strip())
-            return (f"cannot install {printable(found.group(1))}: no matching release "
+            return (f"cannot install {_short(found.group(1))}: no matching release "
                     f"{_where(lines, no_index)} (pip: from versions: {versions}; only wheels "
                     "are installed, never built from source)")
     errors = [line for line in lines if line.startswith("ERROR:")]

@@ -382,3 +382,17 @@ def test_a_build_bound_that_is_no_number_of_seconds_is_refused(
     assert check(bot, ARENA_ENV_BUILD_TIMEOUT=given) == (
         1, f"Error: needy: ARENA_ENV_BUILD_TIMEOUT must be a number of seconds above 0, not "
            f"'{given}'\n")
+
+
+def test_a_requirement_without_a_release_is_named_cut_short(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    """The requirement pip could not satisfy is the bot author's text, up to a bot.yaml's
+    64 KiB: it reached the terminal whole, where pip's other words are cut."""
+    name = "nosuch" + "-x" * 2000
+    bot = manifest_bot(tmp_path, f'requirements: ["{name}"]\n')
+    code, output = check(bot)
+    error = output.splitlines()[-1]
+    assert (code, error) == (1, f"Error: needy: cannot install {name[:297]}...: no matching "
+                                f"release in {os.environ['PIP_FIND_LINKS']}, pip's only source "
+                                "(PIP_NO_INDEX: no package index) (pip: from versions: none; "
+                                "only wheels are installed, never built from source)")

@@ -33,7 +33,6 @@ import math
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -47,6 +46,7 @@ from arena.errors import BotEnvironmentError
 from arena.registry.botspec import PYTHON, BotSpec
 from arena.registry.interpreters import Interpreter, interpreter_for
 from arena.registry.pipmessages import pip_failure
+from arena.sandbox.reaper import kill_tree
 
 __all__ = [
     "RECORD",
@@ -322,36 +322,35 @@ def _build(path: Path, requirements: tuple[str, ...],
 def _bounded(argv: list[str], env: dict[str, str], deadline: float,
              bound: float) -> tuple[int, str]:
     """Run ``argv`` until ``deadline`` (``time.monotonic()``): its exit status and its output
-    (stderr, then stdout). Past the deadline, or interrupted, its whole process group is
-    killed (pip may have children, which would hold the pipes open)."""
+    (stderr, then stdout). Past the deadline, or interrupted, it is killed with every
+    process it started (``pip --python`` runs a second pip, which writes the files)."""
     try:
         process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   stdin=subprocess.DEVNULL, text=True, env=env,
-                                   start_new_session=True)
+                                   stdin=subprocess.DEVNULL, text=True, env=env)
     except OSError as exc:
         raise BotEnvironmentError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
     try:
         out, err = process.communicate(timeout=max(0.0, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
-        _kill_group(process)
+        _kill_tree(process)
         raise BotEnvironmentError(
             f"installing its requirements took longer than {bound:g} s, the bound on a build, "
             f"so it was stopped and nothing kept: set {_BUILD_BOUND_VARIABLE} to more seconds "
             "to wait longer") from None
-    except BaseException:  # in a session of its own, Ctrl-C does not reach it
-        _kill_group(process)
+    except BaseException:  # an exception of this process's own (SIGTERM): pip is ours
+        _kill_tree(process)
         raise
     return process.returncode, err + "\n" + out
 
 
-def _kill_group(process: subprocess.Popen[str]) -> None:
-    """Kill ``process`` and its process group (the group's id stays its own until it is
-    reaped, so no other process's is hit), then reap it."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
+def _kill_tree(process: subprocess.Popen[str]) -> None:
+    """Kill ``process`` and its descendants, then reap it. It stays in this process's group,
+    so that a terminal's Ctrl-C or hang-up reaches it as it reaches the arena, even where
+    the arena is killed outright; its pid stays its own until it is reaped."""
+    kill_tree(root=process.pid, extra=[process.pid])
     try:
         process.communicate(timeout=_REAP_S)
-    except subprocess.TimeoutExpired:  # a child that left the group holds the pipes
+    except subprocess.TimeoutExpired:  # a child that escaped the sweep holds the pipes
         process.wait()
 
 

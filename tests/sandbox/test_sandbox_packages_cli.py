@@ -356,11 +356,14 @@ def _gone(pid: int) -> bool:
 def test_a_build_that_outlasts_its_bound_is_stopped_with_its_children(
         tmp_path: Path, env_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     """pip's --timeout bounds one connection: a resolver backtracking or a mirror trickling
-    bytes held check-bot (and a tournament's start) as long as pip ran. Past the bound the
-    whole of pip's process group is killed, its child too, and the build is undone."""
+    bytes held check-bot (and a tournament's start) as long as pip ran. Past the bound pip
+    is killed, its child too, and the build is undone. pip stays in the arena's process
+    group: a terminal's Ctrl-C or hang-up reaches it even where the arena dies outright."""
     fake = tmp_path / "python"
     child = tmp_path / "child.pid"
-    fake.write_text(f"#!/bin/sh\nsleep 60 &\necho $! > {child}\nwait\n")
+    group = tmp_path / "group"
+    fake.write_text(f"#!/bin/sh\ncut -d' ' -f5 /proc/$$/stat > {group}\nsleep 60 &\n"
+                    f"echo $! > {child}\nwait\n")
     fake.chmod(0o755)
     monkeypatch.setattr(environments.sys, "executable", str(fake))
     bot = manifest_bot(tmp_path, 'requirements: ["alpha-pkg>=0.3"]\n')
@@ -371,6 +374,7 @@ def test_a_build_that_outlasts_its_bound_is_stopped_with_its_children(
         "build, so it was stopped and nothing kept: set ARENA_ENV_BUILD_TIMEOUT to more "
         "seconds to wait longer\n"))
     assert _gone(int(child.read_text()))
+    assert int(group.read_text()) == os.getpgrp()
     assert not (env_cache / key).exists()
     assert not environments._held(env_cache, key)  # the lock is released
 

@@ -9,12 +9,13 @@ The modules, each importing only those listed before it
   :mod:`~arena.tournament.bot_versions` (the bot versions it stores, read back),
   :mod:`~arena.tournament.game_details` (a game's showdown and conduct, read back),
   :mod:`~arena.tournament.game_records` (the games' records, compressed and read back),
-  :mod:`~arena.tournament.events` (what a run reports), :mod:`~arena.tournament.scoring`
-  (points, Buchholz, standings), :mod:`~arena.tournament.schedule` (fixed schedules and
-  seeds), :mod:`~arena.tournament.swiss_local` and :mod:`~arena.tournament.swiss` (Swiss
-  pairing), :mod:`~arena.tournament.dealbook` (fixed deals),
-  :mod:`~arena.tournament.overrides` (the ``arena run`` options that set spec fields),
-  :mod:`~arena.tournament.field_changes` (a Swiss field's withdrawals and late entrants);
+  :mod:`~arena.tournament.events` (what a run reports),
+  :mod:`~arena.tournament.field_changes` (a Swiss field's withdrawals and late entrants),
+  :mod:`~arena.tournament.scoring` (points, Buchholz, standings),
+  :mod:`~arena.tournament.schedule` (fixed schedules and seeds),
+  :mod:`~arena.tournament.swiss_local` and :mod:`~arena.tournament.swiss` (Swiss pairing),
+  :mod:`~arena.tournament.dealbook` (fixed deals), :mod:`~arena.tournament.overrides` (the
+  ``arena run`` options that set spec fields);
 * :mod:`~arena.tournament.entries`, :mod:`~arena.tournament.league_spec`,
   :mod:`~arena.tournament.rating_spec`, :mod:`~arena.tournament.spec_problems` and
   :mod:`~arena.tournament.spec` (the spec, its bots, its league budget, its rating

@@ -301,7 +301,8 @@ def _whole_game_events(events: Sequence[Event]) -> list[tuple[Event, list[Any]]]
 
 def _seen_by(teller: _Teller, audiences: Sequence[Any]) -> str:
     """`` [seen by X, Y]`` for a happening told in a view not everyone was shown."""
-    if "all" in audiences:
+    if "all" in audiences or any(f"all_but:{seat}" in audiences for seat in audiences
+                                 if isinstance(seat, int)):  # a seat and all but it: all
         return ""
     names = []
     for audience in audiences:

@@ -295,9 +295,10 @@ def _unplayed_buchholz(games: Sequence[StoredGame], byes: Sequence[ByeRecord],
     draw = round_draw_points(spec)
     counted = buchholz_scores(records, names, rounds, draw)
     finals = {bot.key: counted[bot.name] for game in games for bot in game.seats}
-    tiebreak = stored_buchholz(games, finals, table_mates=spec_table_mates(spec))
+    mates = spec_table_mates(spec)
+    tiebreak = stored_buchholz(games, finals, table_mates=mates)
+    own = virtual_opponents(records, names, rounds, draw, mates)
     for bot in entrants:
-        own = virtual_opponents(records, [bot.name], rounds, draw, spec_table_mates(spec))
         if bot.name in own:
             tiebreak[bot.key] = tiebreak.get(bot.key, Fraction(0)) + own[bot.name]
     return tiebreak

@@ -36,7 +36,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
@@ -506,7 +506,7 @@ def remove_environment(entry: Environment | UnbuiltEnvironment) -> bool:
     return True
 
 
-def environment_of_command(command: tuple[str, ...] | list[str]) -> Path | None:
+def environment_of_command(command: Sequence[str]) -> Path | None:
     """The environment directory a bot's command runs in (its interpreter is the
     environment's ``bin/python``), or None for a command of no environment."""
     if not command or not command[0].endswith("/bin/python"):

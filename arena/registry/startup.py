@@ -11,7 +11,7 @@ from pathlib import Path
 
 from arena.common.printable import printable
 from arena.registry.botspec import PYTHON
-from arena.registry.environments import env_cache_dir
+from arena.registry.environments import environment_of_command
 from arena.sandbox import BOT_PATH
 from arena.sandbox.commandline import BWRAP_BOT_DIR
 
@@ -34,9 +34,9 @@ def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
     device, never blocking), and of the host it tells only whether an interpreter exists in
     the system directories every bot sees anyway. A module bot's program is the sandbox's own
     Python, never its files' fault: its "No such file or directory" is the bot's own
-    exception, told by its traceback; so is a bot's that runs in its environment (the
-    environment's Python, judged from its path's words)."""
-    if not command or command[0] == PYTHON or _environment_python(str(command[0])):
+    exception, told by its traceback; so is a bot's that runs in its packages' environment
+    (that environment's Python)."""
+    if not command or command[0] == PYTHON or environment_of_command(command) is not None:
         return None
     program = str(command[0])
     directory = Path(workdir)
@@ -101,13 +101,6 @@ def _bare_problem(directory: Path, program: str) -> str | None:
 
 #: Where a bot's interpreter may live: the system directories every bot sees read-only.
 _SYSTEM_DIRS = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/")
-
-
-def _environment_python(program: str) -> bool:
-    """Whether ``program`` is the interpreter of an environment of the cache (what a bot
-    requiring packages runs: ``CACHE/KEY/bin/python``)."""
-    path = Path(program)
-    return program.endswith("/bin/python") and path.parent.parent.parent == env_cache_dir()
 
 
 def _is_own_file(directory: Path, program: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,50 @@ def test_a_requirements_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path
 
 def test_blank_requirements_in_a_list_are_skipped() -> None:
     assert manifest_requirements(["numpy", " ", ""], Path("/b"), WHERE) == ("numpy",)
+
+
+
+@pytest.mark.parametrize(("named", "link"), [
+    ("a/b/requirements.txt", "a"),
+    ("a/b/requirements.txt", "a/b"),
+    ("a/b/requirements.txt", "a/b/requirements.txt"),
+])
+def test_a_link_anywhere_on_the_requirements_files_path_is_refused(tmp_path: Path, named: str,
+                                                                   link: str) -> None:
+    """The path was opened with no-follow on its last name only: a folder on it that is a
+    link (to another of the bot's, here) was followed."""
+    (tmp_path / "real" / "a" / "b").mkdir(parents=True)
+    (tmp_path / "real" / named).write_text("numpy\n")
+    (tmp_path / link).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / link).symlink_to(tmp_path / "real" / link)
+    with pytest.raises(ManifestError) as info:
+        manifest_requirements(named, tmp_path, WHERE)
+    assert str(info.value) == (f"cannot read {tmp_path / named}: Too many levels of symbolic "
+                               "links")
+
+
+def test_a_folder_swapped_for_a_link_after_the_check_is_not_followed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whoever may write the bot's directory during a submit could make a folder on the
+    checked path a link to a host directory before the file was opened: the host file's
+    text was then read, and shown in the operator's error."""
+    host = tmp_path / "host"
+    host.mkdir()
+    (host / "requirements.txt").write_text("secret-of-the-host\n")
+    bot = tmp_path / "bot"
+    (bot / "reqs").mkdir(parents=True)
+    (bot / "reqs" / "requirements.txt").write_text("numpy\n")
+    looked = Path.is_file
+
+    def swapping(path: Path) -> bool:
+        found = looked(path)
+        if path == bot / "reqs" / "requirements.txt":
+            shutil.rmtree(bot / "reqs")
+            (bot / "reqs").symlink_to(host)
+        return found
+
+    monkeypatch.setattr(Path, "is_file", swapping)
+    with pytest.raises(ManifestError) as info:
+        manifest_requirements("reqs/requirements.txt", bot, WHERE)
+    assert str(info.value) == (f"cannot read {bot / 'reqs/requirements.txt'}: Too many levels "
+                               "of symbolic links")

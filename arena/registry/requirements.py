@@ -119,8 +119,12 @@ def _requirements_file(value: str, directory: Path, where: Path) -> list[tuple[s
     if not file.is_file():
         raise ManifestError(f"{where}: 'requirements' names {printable(value)}, which is not "
                             f"a file of the bot's directory{_list_hint(value)}")
+    parts = Path(os.path.normpath(value)).parts
+    if ".." in parts or os.path.isabs(value):  # inside once resolved: walked as resolved
+        parts = file.relative_to(root).parts
+    file = root.joinpath(*parts)  # as named: a link on the way is refused, not followed
     try:
-        raw = _read_regular(file, _REQUIREMENTS_FILE_BYTES + 1)
+        raw = _read_regular(root, parts, _REQUIREMENTS_FILE_BYTES + 1)
         if len(raw) > _REQUIREMENTS_FILE_BYTES:
             raise ManifestError(f"{printable(str(file))} is larger than "
                                 f"{_REQUIREMENTS_FILE_BYTES >> 10} KiB")
@@ -141,15 +145,36 @@ def _requirements_file(value: str, directory: Path, where: Path) -> list[tuple[s
     return lines
 
 
-def _read_regular(file: Path, limit: int) -> bytes:
-    """At most ``limit`` bytes of ``file`` when it is a regular file, else OSError: it was
-    one when looked at, but its author may have made it a FIFO (whose opening waits for a
-    writer) or a link to /dev/zero (endless) since."""
-    fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    with open(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(file))
+def _read_regular(root: Path, parts: tuple[str, ...], limit: int) -> bytes:
+    """At most ``limit`` bytes of the regular file ``parts`` of ``root``, else OSError. The
+    path was looked at resolved, but whoever may write the bot's directory may have made a
+    folder on it a link since (to a host directory), or the file a FIFO (whose opening waits
+    for a writer) or a link to /dev/zero (endless): so it is walked one name at a time from
+    ``root``, a link anywhere refused as a link, never followed."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for name in parts[:-1]:
+            folder = _open_no_follow(fd, name, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            os.close(fd)
+            fd = folder
+        file = _open_no_follow(fd, parts[-1], os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    finally:
+        os.close(fd)
+    with open(file, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(file).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
         return handle.read(limit)
+
+
+def _open_no_follow(dir_fd: int, name: str, flags: int) -> int:
+    """``name`` of ``dir_fd`` opened, or OSError: ELOOP when it is a symbolic link (which
+    Linux reports as ENOTDIR where a directory is asked for)."""
+    try:
+        return os.open(name, flags | os.O_NOFOLLOW, dir_fd=dir_fd)
+    except NotADirectoryError:
+        if stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode):
+            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP)) from None
+        raise
 
 
 def manifest_python(value: Any, where: Path) -> str | None:

@@ -283,7 +283,8 @@ def _build(path: Path, requirements: tuple[str, ...],
         # and the user may stand in the bot's own directory (``arena check-bot .``), whose
         # venv.py or pip/ would then run here, outside the sandbox, as the referee
         _run([interpreter.path, "-I", "-m", "venv", "--without-pip", str(path)],
-             f"{interpreter.path} cannot make a virtual environment", deadline, bound)
+             f"{interpreter.path} cannot make a virtual environment", deadline,
+             "making its virtual environment", bound)
         # a package's data files land where it says, a record too: a directory holds the
         # record's place, so none counts as built until the build's own replaces it
         (path / RECORD).mkdir()
@@ -292,7 +293,7 @@ def _build(path: Path, requirements: tuple[str, ...],
                   "install", "--only-binary", ":all:", "--no-input",
                   "--disable-pip-version-check", "--no-warn-script-location",
                   "--progress-bar", "off", "--retries", "2", "--timeout", str(_PIP_TIMEOUT_S),
-                  *requirements], None, deadline, bound)
+                  *requirements], None, deadline, "installing its requirements", bound)
         frozen = _frozen(path)
         _open_to_bots(path)
         record = {"requirements": list(requirements), "python": interpreter.path,
@@ -319,11 +320,12 @@ def _build(path: Path, requirements: tuple[str, ...],
     return found
 
 
-def _bounded(argv: list[str], env: dict[str, str], deadline: float,
+def _bounded(argv: list[str], env: dict[str, str], deadline: float, doing: str,
              bound: float) -> tuple[int, str]:
     """Run ``argv`` until ``deadline`` (``time.monotonic()``): its exit status and its output
     (stderr, then stdout). Past the deadline, or interrupted, it is killed with every
-    process it started (``pip --python`` runs a second pip, which writes the files)."""
+    process it started (``pip --python`` runs a second pip, which writes the files); the
+    error says it was ``doing`` that step."""
     try:
         process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    stdin=subprocess.DEVNULL, text=True, env=env)
@@ -334,7 +336,7 @@ def _bounded(argv: list[str], env: dict[str, str], deadline: float,
     except subprocess.TimeoutExpired:
         _kill_tree(process)
         raise BotEnvironmentError(
-            f"installing its requirements took longer than {bound:g} s, the bound on a build, "
+            f"{doing} took longer than {bound:g} s, the bound on a build, "
             f"so it was stopped and nothing kept: set {_BUILD_BOUND_VARIABLE} to more seconds "
             "to wait longer") from None
     except BaseException:  # an exception of this process's own (SIGTERM): pip is ours
@@ -354,13 +356,15 @@ def _kill_tree(process: subprocess.Popen[str]) -> None:
         process.wait()
 
 
-def _run(argv: list[str], what: str | None, deadline: float, bound: float) -> None:
+def _run(argv: list[str], what: str | None, deadline: float, doing: str,
+         bound: float) -> None:
     """Run a build step, within the build's ``deadline``; a failure is one line: ``what``
-    (or pip's own reason) and the step's last words."""
+    (or pip's own reason) and the step's last words, or, past the deadline, the step it was
+    ``doing``."""
     # pip's own settings (index, mirrors, certificates) apply; not those that would install
     # elsewhere than into the environment
     env = {k: v for k, v in os.environ.items() if k not in _ELSEWHERE}
-    returncode, output = _bounded(argv, env, deadline, bound)
+    returncode, output = _bounded(argv, env, deadline, doing, bound)
     if returncode == 0:
         return
     if what is not None and "No space left on device" in output:

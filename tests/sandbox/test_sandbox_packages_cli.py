@@ -379,6 +379,25 @@ def test_a_build_that_outlasts_its_bound_is_stopped_with_its_children(
     assert not environments._held(env_cache, key)  # the lock is released
 
 
+def test_a_build_that_outlasts_its_bound_making_the_venv_names_that_step(
+        tmp_path: Path, env_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """The bound ran out while the environment's venv was made, before pip installed
+    anything, and the error said 'installing its requirements'."""
+    fake = tmp_path / "python3.11"
+    fake.write_text("#!/bin/sh\nexec sleep 60\n")
+    fake.chmod(0o755)
+    slow = environments.Interpreter(str(fake), probe().python_version)
+    monkeypatch.setattr(environments, "interpreter_for", lambda python: slow)
+    bot = manifest_bot(tmp_path, 'requirements: ["alpha-pkg>=0.4"]\n')
+    key = environments.environment_key(("alpha-pkg>=0.4",), None)
+    assert check(bot, ARENA_ENV_BUILD_TIMEOUT="1.5") == (1, installing(
+        env_cache, "alpha-pkg>=0.4") + (
+        "Error: needy: making its virtual environment took longer than 1.5 s, the bound on a "
+        "build, so it was stopped and nothing kept: set ARENA_ENV_BUILD_TIMEOUT to more "
+        "seconds to wait longer\n"))
+    assert not (env_cache / key).exists()
+
+
 @pytest.mark.parametrize("given", ["soon", "0", "-5", "nan", "inf"])
 def test_a_build_bound_that_is_no_number_of_seconds_is_refused(
         tmp_path: Path, env_cache: Path, given: str) -> None:  # noqa: F811

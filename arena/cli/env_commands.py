@@ -208,8 +208,15 @@ _PRUNE_HELP = ("Remove the environments no registered bot (nor a version kept by
                "Example: arena env prune --dry-run")
 
 
+#: How many requirements the notice of a build names.
+_NAMED_REQUIREMENTS = 5
+
+
 def _building(requirements: tuple[str, ...], path: Path) -> None:
-    typer.echo(f"Installing {', '.join(requirements) or 'an empty environment'} for a bot into "
+    # a bot may list a few hundred: the first few say what it is, the environment the rest
+    named = ", ".join(requirements[:_NAMED_REQUIREMENTS]) or "an empty environment"
+    rest = len(requirements) - _NAMED_REQUIREMENTS
+    typer.echo(f"Installing {named}{f' and {rest} more' if rest > 0 else ''} for a bot into "
                f"{path} (once; reused after)", err=True)
 
 

@@ -398,6 +398,32 @@ def test_a_build_that_outlasts_its_bound_making_the_venv_names_that_step(
     assert not (env_cache / key).exists()
 
 
+def test_the_notice_of_a_build_names_the_first_five_requirements(
+        tmp_path: Path, env_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A bot may list 200 requirements: the notice showed them all, a screenful."""
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\necho 'ERROR: stopped here' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(environments.sys, "executable", str(fake))
+    wanted = tuple(f"pkg-{n:03}" for n in range(200))
+    bot = manifest_bot(tmp_path, f"requirements: [{', '.join(wanted)}]\n")
+    key = environments.environment_key(wanted, None)
+    code, output = check(bot)
+    assert (code, output.splitlines()[0]) == (
+        1, f"Installing pkg-000, pkg-001, pkg-002, pkg-003, pkg-004 and 195 more for a bot into "
+           f"{env_cache / key} (once; reused after)")
+    six = wanted[:6]
+    bot = manifest_bot(tmp_path, f"requirements: [{', '.join(six)}]\n", name="six")
+    code, output = check(bot)
+    assert output.splitlines()[0] == (
+        f"Installing pkg-000, pkg-001, pkg-002, pkg-003, pkg-004 and 1 more for a bot into "
+        f"{env_cache / environments.environment_key(six, None)} (once; reused after)")
+    five = wanted[:5]
+    bot = manifest_bot(tmp_path, f"requirements: [{', '.join(five)}]\n", name="five")
+    code, output = check(bot)
+    assert output.splitlines()[0] == installing(env_cache, *five).rstrip("\n")
+
+
 @pytest.mark.parametrize("given", ["soon", "0", "-5", "nan", "inf"])
 def test_a_build_bound_that_is_no_number_of_seconds_is_refused(
         tmp_path: Path, env_cache: Path, given: str) -> None:  # noqa: F811

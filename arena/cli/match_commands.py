@@ -354,8 +354,8 @@ def _sprt_test(text: str | None, alpha: float | None, beta: float | None,
 
 def _progress_printer(series: MatchSeries, test: SprtTest | None,
                       every: int) -> Callable[[GameOutcome], None] | None:
-    """A progress line once at least ``every`` more games of whole deals (what the test
-    counts) have ended; None when there is to be none."""
+    """A progress line once at least ``every`` more games of whole deals (those the test
+    weighs) have ended; None when there is to be none."""
     if not every or test is None:
         return None
     last = [0]
@@ -364,7 +364,7 @@ def _progress_printer(series: MatchSeries, test: SprtTest | None,
         whole = series.whole_deals()
         if len(whole) == len(series.played) and len(whole) >= last[0] + every:
             last[0] = len(whole)
-            typer.echo(progress_line(first_bot_score(whole), test))
+            typer.echo(progress_line(first_bot_score(whole), test, len(whole)))
 
     return on_game
 

@@ -133,11 +133,16 @@ def sprt_verdict(decision: str, names: list[str], test: SprtTest) -> str:
     return f"H0 accepted: {first} is {claim} {second}"
 
 
-def progress_line(score: Score, test: SprtTest) -> str:
-    """``Games 20: score 12.5-7.5 (62.5%), Elo +88.7 (95%: ...), LLR 0.45 (bounds ...)``."""
+def progress_line(score: Score, test: SprtTest, played: int) -> str:
+    """``Games 20: score 12.5-7.5 (62.5%), Elo +88.7 (95%: ...), LLR 0.45 (bounds ...)``:
+    the ``played`` games, and, when fewer, how many the score and test count (a game both
+    bots forfeited is no game between them)."""
     points = score.wins + 0.5 * score.draws
     lower, upper = test.bounds
-    return (f"Games {score.games}: score {points:g}-{score.games - points:g} "
+    uncounted = played - score.games
+    counted = (f" ({score.games} counted; {uncounted} forfeited by both)" if uncounted
+               else "")
+    return (f"Games {played}{counted}: score {points:g}-{score.games - points:g} "
             f"({score.mean:.1%}), Elo {describe_elo(score)}, "
             f"LLR {test.llr(score):.2f} (bounds {lower:.2f}, {upper:.2f})")
 

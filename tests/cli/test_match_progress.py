@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.cli.match_report import head_to_head_lines, sprt_verdict
 from arena.rating.match_series import MatchSeries
-from arena.rating.sprt import Score, SprtTest
+from arena.rating.sprt import Score, SprtTest, describe_elo
 from arena.referee.outcome import GameOutcome, MatchOutcome
 from arena.registry import SAMPLE_BOTS_DIR
 from arena.registry.manifest import spec_from_path
@@ -216,6 +218,16 @@ def _paired(*places: tuple[int, int]) -> list[GameOutcome]:
     return games
 
 
+def _outcome(games: list[GameOutcome]) -> MatchOutcome:
+    """random against greedy's match of ``games``, as the referee gives it back."""
+    bots = [{"seat": seat, "name": name, "bot": f"{name}@1", "decisions": 0,
+             "median_ms": None, "max_ms": None, "timeouts": 0, "failures": {},
+             "forfeits": 0, "restarts": 0} for seat, name in enumerate(["random", "greedy"])]
+    return MatchOutcome(match_id="m", seats=["random@1", "greedy@1"],
+                        names=["random", "greedy"], games=games, bots=bots,
+                        sandbox_level="", limits={}, duration_s=0.0)
+
+
 def test_the_statistics_count_each_game_for_the_bot_wherever_it_sat(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Two deals both ways round: random wins the first from either seat, loses the third
@@ -224,12 +236,7 @@ def test_the_statistics_count_each_game_for_the_bot_wherever_it_sat(
     games = _paired((1, 2), (1, 2), (2, 1), (1, 1))
 
     def play(series: MatchSeries, **kwargs: object) -> MatchOutcome:
-        bots = [{"seat": seat, "name": name, "bot": f"{name}@1", "decisions": 0,
-                 "median_ms": None, "max_ms": None, "timeouts": 0, "failures": {},
-                 "forfeits": 0, "restarts": 0} for seat, name in enumerate(["random", "greedy"])]
-        return MatchOutcome(match_id="m", seats=["random@1", "greedy@1"],
-                            names=["random", "greedy"], games=games, bots=bots,
-                            sandbox_level="", limits={}, duration_s=0.0)
+        return _outcome(games)
 
     monkeypatch.setattr(MatchSeries, "play", play)
     data = json.loads("\n".join(_match("random", "greedy", "--sprt", "0,10", "--alpha",
@@ -277,3 +284,29 @@ def test_the_head_to_head_says_a_test_undecided_at_the_cap() -> None:
         said, f"{llr}: undecided at the cap of 60 games (--games)"]
     assert head_to_head_lines(["a", "b"], score, test, None) == [
         said, f"{llr}: undecided so far"]
+
+
+def test_the_progress_line_counts_the_games_played_and_says_what_the_test_left_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game both bots forfeited is no game between them: the test leaves it out, and the
+    line's 'Games N' counted only the rest, lagging the games played."""
+    games = _paired((1, 2), (1, 2), (1, 1), (2, 1))
+    games[2] = replace(games[2], forfeits={0: "startup_failure", 1: "startup_failure"})
+
+    def play(series: MatchSeries, on_game: Callable[[GameOutcome], None],
+             **kwargs: object) -> MatchOutcome:
+        for game in games:
+            series.played.append(game)
+            on_game(game)
+        return _outcome(games)
+
+    monkeypatch.setattr(MatchSeries, "play", play)
+    result = runner.invoke(app, ["match", "random", "greedy", "--sprt", "0,10", "--games",
+                                 "4", "--seed", "1", "--progress", "2"])
+    test = SprtTest(0, 10)
+    first, second = Score(2, 0, 0), Score(2, 0, 1)
+    assert [line for line in result.stdout.splitlines() if line.startswith("Games ")] == [
+        f"Games 2: score 2-0 (100.0%), Elo {describe_elo(first)}, LLR "
+        f"{test.llr(first):.2f} (bounds -2.94, 2.94)",
+        f"Games 4 (3 counted; 1 forfeited by both): score 2-1 (66.7%), Elo "
+        f"{describe_elo(second)}, LLR {test.llr(second):.2f} (bounds -2.94, 2.94)"]

@@ -103,6 +103,7 @@ def leaderboard_json(board: Leaderboard) -> dict[str, Any]:
         item["note"] = row.note
         del item["field_status"]  # told in the note
         del item["entry"]  # the sort's, as the standings' entry order
+        del item["ranking_buchholz"]  # the sort's too (buchholz is what is shown)
         if row.standing is None:  # only a continued Swiss tournament's rows have one
             item.pop("standing")
         for name in _hidden(board):

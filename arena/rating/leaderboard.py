@@ -62,6 +62,7 @@ from arena.tournament.scoring import (
     spec_table_mates,
     spec_table_weight,
     virtual_opponents,
+    yet_to_join,
 )
 from arena.tournament.standings import scoring_inputs, standings_of
 
@@ -117,6 +118,9 @@ class LeaderboardRow:
     #: Swiss: the place of the bot's entry in the entry order, the standings' last
     #: tie-break (``None`` elsewhere).
     entry: int | None = None
+    #: Swiss: the Buchholz the standings rank by, shown or not (``buchholz`` is None for a
+    #: late entrant before its first round, whose virtual opponents still rank it).
+    ranking_buchholz: float = 0.0
     #: Swiss: ``withdrawn from round 3``, ``joined in round 3`` (the spec's changes of its
     #: field, :mod:`arena.tournament.field_changes`), else empty.
     field_status: str = ""
@@ -226,8 +230,9 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     # Swiss scores an off-size table's games as its pairing did (duplicate mode)
     points = total_points(ordered, byes, spec_table_weight(tournament.spec)
                           if swiss and tournament is not None else None)
+    yet_to_play: set[str] = set()
     if swiss and tournament is not None:
-        tiebreak = _unplayed_buchholz(ordered, byes, entrants, tournament.spec)
+        tiebreak, yet_to_play = _unplayed_buchholz(ordered, byes, entrants, tournament.spec)
     else:  # a Swiss without its spec: the plain sum of the scores met
         tiebreak = stored_buchholz(ordered, points) if swiss else {}
     standings = standings or {}
@@ -258,7 +263,9 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                 mean_placement=tally.place_sum[key] / n if n else None,
                 points=float(points.get(key, 0)),
                 byes=sum(1 for bye in byes if bye.bot.key == key),
-                buchholz=float(tiebreak.get(key, 0)) if swiss else None,
+                buchholz=(None if key in yet_to_play else float(tiebreak.get(key, 0))
+                          if swiss else None),
+                ranking_buchholz=float(tiebreak.get(key, 0)),
                 failures=dict(sorted(tally.failures[key].items())),
                 forfeits=tally.forfeits[key],
                 failure_reason=next(iter(tally.reasons[key].most_common(1)), ("", 0))[0],
@@ -277,12 +284,13 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
 
 def _unplayed_buchholz(games: Sequence[StoredGame], byes: Sequence[ByeRecord],
                        entrants: Sequence[BotVersion],
-                       spec: Mapping[str, Any]) -> dict[str, Fraction]:
+                       spec: Mapping[str, Any]) -> tuple[dict[str, Fraction], set[str]]:
     """A Swiss's Buchholz per bot version, its unplayed rounds counted as the standings count
     them (:mod:`arena.tournament.scoring`): an entry is a bot name, whose versions after
     ``--continue`` share its rounds; a version's own Buchholz counts the tables it sat at,
     and the entry's current version (its entrant) the virtual opponents of the entry's
-    unplayed rounds."""
+    unplayed rounds; and the versions of the late entrants whose first round is still to
+    come, which show none (as ``arena status`` shows them)."""
     weight = spec_table_weight(spec)
     seats = ((game.round, bot.name, points.get(bot, Fraction(0)) * weight(len(game.seats)))
              for game in games for points in (stored_game_points(game),)
@@ -301,7 +309,7 @@ def _unplayed_buchholz(games: Sequence[StoredGame], byes: Sequence[ByeRecord],
     for bot in entrants:
         if bot.name in own:
             tiebreak[bot.key] = tiebreak.get(bot.key, Fraction(0)) + own[bot.name]
-    return tiebreak
+    return tiebreak, {bot.key for bot in entrants if yet_to_join(field, bot.name, rounds)}
 
 
 #: The orders a leaderboard can be ranked in, and what each means (the json's ``sort``).
@@ -332,7 +340,7 @@ def sort_leaderboard(board: Leaderboard, order: str) -> Leaderboard:
     if order == "points":
         # an entry's versions together, at its place in the standings (--continue)
         # the last tie-break is the standings': entry order (arena status), then the key
-        board.rows.sort(key=lambda r: (r.standing or 0, -r.points, -(r.buchholz or 0.0),
+        board.rows.sort(key=lambda r: (r.standing or 0, -r.points, -r.ranking_buchholz,
                                        -r.conservative, _unentered(r.entry), r.key))
     else:
         board.rows.sort(key=lambda r: _by_rating(r.conservative, r.mu, r.key))

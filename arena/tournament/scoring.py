@@ -48,6 +48,7 @@ __all__ = [
     "swiss_table_size",
     "table_weight",
     "virtual_opponents",
+    "yet_to_join",
 ]
 
 #: TrueSkill's dynamics factor unless a spec sets one. A bot version is a fixed program: its
@@ -146,6 +147,12 @@ class SwissField:
 
     def paired(self, player: Hashable, round_no: int) -> bool:
         return in_field(player, self.withdrawn, self.joined, round_no)
+
+
+def yet_to_join(field: SwissField, player: Hashable, rounds: Collection[int]) -> bool:
+    """Whether ``player`` is a late entrant whose first round comes after all the
+    ``rounds`` held: it has played nothing yet."""
+    return player in field.joined and field.joined[player] > max(rounds, default=0)
 
 
 def spec_field(spec: Mapping[str, Any]) -> SwissField:
@@ -295,7 +302,10 @@ class RatedGame:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """One entrant's line in the standings; ``rank`` is 1-based."""
+    """One entrant's line in the standings; ``rank`` is 1-based. ``buchholz`` ranks it;
+    ``yet_to_join``: a late entrant whose first round is still to come, which has played
+    nothing, so has no Buchholz to show (its virtual opponents still rank it, as its first
+    round is paired)."""
 
     entrant: int
     rank: int
@@ -304,6 +314,12 @@ class Standing:
     rating: float
     tables: int
     byes: int
+    yet_to_join: bool = False
+
+    @property
+    def shown_buchholz(self) -> Fraction | None:
+        """The Buchholz a reader is shown: none before the entrant's first round."""
+        return None if self.yet_to_join else self.buchholz
 
 
 def conservative_ratings(
@@ -400,7 +416,8 @@ def compute_standings(
     order = sorted(range(n), key=lambda e: (-score[e], -second[e], -rating[e], e))
     return [
         Standing(entrant=e, rank=i + 1, score=score[e], buchholz=second[e], rating=rating[e],
-                 tables=count[e], byes=bye_count[e])
+                 tables=count[e], byes=bye_count[e],
+                 yet_to_join=field is not None and yet_to_join(field, e, rounds))
         for i, e in enumerate(order)
     ]
 

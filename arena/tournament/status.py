@@ -262,7 +262,8 @@ def _fitted(headers: list[str], rows: list[list[Any]], drop_order: tuple[str, ..
     """A table of the detail, fitted to a terminal of ``width`` columns (None: a pipe's, the
     whole table) by leaving out the columns of ``drop_order``, then cutting the cells of
     column ``names``; and a line naming the columns left out."""
-    table, left_out = fit_rows(headers, rows, drop_order, width, names=names, floatfmt=".2f")
+    table, left_out = fit_rows(headers, rows, drop_order, width, names=names, floatfmt=".2f",
+                               missingval="-")
     return [table] + ([not_shown(left_out)] if left_out else [])
 
 

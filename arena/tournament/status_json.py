@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -233,10 +234,15 @@ def swiss_standing_rows(store: Store, t: TournamentRow, games: list[GameRow],
                   for bot in group[0].seats)
     withdrawn, joined = t.spec.get("withdrawn") or {}, t.spec.get("joined") or {}
     return [{**dict(zip(STANDING_FIELDS, (s.rank, entrants[s.entrant], float(s.score),
-                                          float(s.buchholz), met[s.entrant], s.byes),
+                                          _number(s.shown_buchholz), met[s.entrant],
+                                          s.byes),
                         strict=True)),
              "field": field_status(entrants[s.entrant].split("@")[0], withdrawn, joined)}
             for s in swiss_standings(store, t, games=games)]
+
+
+def _number(value: Fraction | None) -> float | None:
+    return None if value is None else float(value)
 
 
 def next_commands(store: Store, t: TournamentRow) -> tuple[str | None, str | None, str | None]:

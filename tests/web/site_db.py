@@ -84,7 +84,9 @@ def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
         if rnd > rounds:
             continue
         seated = {i for r, _, s, _ in TABLES if r == rnd for i in s}
-        byes = [(rnd, ids[i], 1.0) for i in range(len(bots)) if i not in seated]
+        joined = spec.get("joined") or {}
+        byes = [(rnd, ids[i], 1.0) for i in range(len(bots))
+                if i not in seated and joined.get(bots[i][0], 1) <= rnd]
         store.add_tables(row.id, [TableRow(rnd, table, tuple(ids[i] for i in seats),
                                            seed=rnd * 100 + table, deal=table, games=games)],
                          byes=byes)

@@ -5,14 +5,20 @@ phone's screen as on a desktop's."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import site_db
 from chromium import CHROMIUM, DRIVER, MISSING
+from typer.testing import CliRunner
+
+from arena.cli.main import app
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING)
+runner = CliRunner()
 #: The leaderboard, the rounds (where the withdrawn bot's tables stop) and its games.
 PAGES = ("index.html", "rounds.html", "games.html?bot=gamma%40v1")
 SAID = ["Withdrawn: gamma from round 3 (its games count; not paired from that round on)",
@@ -96,3 +102,48 @@ def test_a_swiss_whose_field_never_changed_says_nothing_of_it(browser: Any,
     for page in PAGES:
         browser.get(f"{cup_served}t/cup/{page}")
         assert _field_lines(browser) == [], page
+
+
+@pytest.fixture(scope="module")
+def joining_cup(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The cup after round 2, late entered to join in round 3: it has played nothing."""
+    bots = [*site_db.BOTS, ("late", "v1")]
+    return site_db.build(tmp_path_factory.mktemp("joining") / "arena.db", rounds=2,
+                         bots=bots, state="running",
+                         spec_fields={"joined": {"late": 3},
+                                      "entrants": [f"{n}@{v}" for n, v in bots]})
+
+
+def test_a_late_entrant_yet_to_play_shows_no_buchholz_in_status_and_leaderboard(
+        joining_cup: Path) -> None:
+    """Its Buchholz, virtual opponents for rounds it was never in, read as if it had played
+    strong bots: status and the leaderboard showed 5.00 before its first round, as for a
+    bot with no game they show none."""
+    db = ["--db", str(joining_cup)]
+    status = runner.invoke(app, ["status", "cup", *db])
+    assert "     5  late@v1      0.00        -              0       0\n" in status.output
+    rows = json.loads(runner.invoke(app, ["status", "cup", *db, "-f", "json"]).output)
+    assert {row["bot"]: row["buchholz"] for row in rows["standings"]}["late@v1"] is None
+    board = runner.invoke(app, ["leaderboard", "cup", *db])
+    assert ("     5  late          0.00        0       0      0.00       0        -\n"
+            in board.output)
+    rows = json.loads(runner.invoke(app, ["leaderboard", "cup", *db, "-f", "json"]).output)
+    assert {row["bot"]: row["buchholz"] for row in rows["bots"]}["late"] is None
+    standings = json.loads(runner.invoke(app, ["status", "cup", *db, "-f", "json"]).output)
+    ranked = json.loads(runner.invoke(app, ["leaderboard", "cup", *db, "--sort", "points",
+                                            "-f", "json"]).output)
+    assert [row["bot"] for row in ranked["bots"]] == [
+        row["bot"].split("@")[0] for row in standings["standings"]]
+
+
+def test_a_late_entrant_yet_to_play_shows_no_buchholz_on_the_site(browser: Any,
+                                                                   joining_cup: Path) -> None:
+    with site_db.served(joining_cup) as root:
+        browser.get(f"{root}t/cup/index.html")
+        cells = browser.execute_script(
+            "const t = document.querySelector('#leaderboard');"
+            "const i = [...t.tHead.rows[0].cells].findIndex(c => c.innerText === 'buchholz');"
+            "return Object.fromEntries([...t.tBodies[0].rows].map(r => ["
+            "r.querySelector('.name bdi').textContent, r.cells[i].innerText.trim()]));")
+    assert cells["late"] == ""
+    assert cells["gamma"] != ""

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING)
+needs_chromium = pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING)
 runner = CliRunner()
 #: The leaderboard, the rounds (where the withdrawn bot's tables stop) and its games.
 PAGES = ("index.html", "rounds.html", "games.html?bot=gamma%40v1")
@@ -44,6 +44,7 @@ def changed_cup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield f"{root}t/cup/"
 
 
+@needs_chromium
 def test_the_withdrawn_and_late_bots_are_named_on_every_page_of_their_results(
         browser: Any, changed_cup: str) -> None:
     try:
@@ -73,6 +74,7 @@ def _note_column(browser: Any) -> dict[str, Any]:
         " page: document.documentElement.scrollWidth - document.documentElement.clientWidth}"))
 
 
+@needs_chromium
 def test_the_leaderboards_note_is_read_whole_on_a_laptop_and_scrolled_to_on_a_phone(
         browser: Any, changed_cup: str) -> None:
     """At 1280 px the board, a note column last, fits its box: the note was cut there. At
@@ -97,6 +99,7 @@ def test_the_leaderboards_note_is_read_whole_on_a_laptop_and_scrolled_to_on_a_ph
         browser.set_window_size(1280, 800)
 
 
+@needs_chromium
 def test_a_swiss_whose_field_never_changed_says_nothing_of_it(browser: Any,
                                                               cup_served: str) -> None:
     for page in PAGES:
@@ -136,6 +139,7 @@ def test_a_late_entrant_yet_to_play_shows_no_buchholz_in_status_and_leaderboard(
         row["bot"].split("@")[0] for row in standings["standings"]]
 
 
+@needs_chromium
 def test_a_late_entrant_yet_to_play_shows_no_buchholz_on_the_site(browser: Any,
                                                                    joining_cup: Path) -> None:
     with site_db.served(joining_cup) as root:

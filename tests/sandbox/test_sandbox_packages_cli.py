@@ -28,6 +28,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.registry import environments
+from arena.registry.interpreters import Interpreter
 from arena.registry.pipmessages import pip_failure
 from arena.sandbox import probe
 
@@ -353,6 +354,14 @@ def _gone(pid: int) -> bool:
     return False
 
 
+def _past_the_bound(cache: Path, requirement: str, step: str) -> str:
+    """What check-bot says of needy's build stopped by a bound of 1.5 s during ``step``."""
+    return installing(cache, requirement) + (
+        f"Error: needy: {step} took longer than 1.5 s, the bound on a build, so it was "
+        "stopped and nothing kept: set ARENA_ENV_BUILD_TIMEOUT to more seconds to wait "
+        "longer\n")
+
+
 def test_a_build_that_outlasts_its_bound_is_stopped_with_its_children(
         tmp_path: Path, env_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     """pip's --timeout bounds one connection: a resolver backtracking or a mirror trickling
@@ -368,11 +377,8 @@ def test_a_build_that_outlasts_its_bound_is_stopped_with_its_children(
     monkeypatch.setattr(environments.sys, "executable", str(fake))
     bot = manifest_bot(tmp_path, 'requirements: ["alpha-pkg>=0.3"]\n')
     key = environments.environment_key(("alpha-pkg>=0.3",), None)
-    assert check(bot, ARENA_ENV_BUILD_TIMEOUT="1.5") == (1, installing(
-        env_cache, "alpha-pkg>=0.3") + (
-        "Error: needy: installing its requirements took longer than 1.5 s, the bound on a "
-        "build, so it was stopped and nothing kept: set ARENA_ENV_BUILD_TIMEOUT to more "
-        "seconds to wait longer\n"))
+    assert check(bot, ARENA_ENV_BUILD_TIMEOUT="1.5") == (1, _past_the_bound(
+        env_cache, "alpha-pkg>=0.3", "installing its requirements"))
     assert _gone(int(child.read_text()))
     assert int(group.read_text()) == os.getpgrp()
     assert not (env_cache / key).exists()
@@ -386,15 +392,12 @@ def test_a_build_that_outlasts_its_bound_making_the_venv_names_that_step(
     fake = tmp_path / "python3.11"
     fake.write_text("#!/bin/sh\nexec sleep 60\n")
     fake.chmod(0o755)
-    slow = environments.Interpreter(str(fake), probe().python_version)
+    slow = Interpreter(str(fake), probe().python_version)
     monkeypatch.setattr(environments, "interpreter_for", lambda python: slow)
     bot = manifest_bot(tmp_path, 'requirements: ["alpha-pkg>=0.4"]\n')
     key = environments.environment_key(("alpha-pkg>=0.4",), None)
-    assert check(bot, ARENA_ENV_BUILD_TIMEOUT="1.5") == (1, installing(
-        env_cache, "alpha-pkg>=0.4") + (
-        "Error: needy: making its virtual environment took longer than 1.5 s, the bound on a "
-        "build, so it was stopped and nothing kept: set ARENA_ENV_BUILD_TIMEOUT to more "
-        "seconds to wait longer\n"))
+    assert check(bot, ARENA_ENV_BUILD_TIMEOUT="1.5") == (1, _past_the_bound(
+        env_cache, "alpha-pkg>=0.4", "making its virtual environment"))
     assert not (env_cache / key).exists()
 
 

@@ -22,12 +22,7 @@ from arena.tournament.events import Progress, ProgressEnded, Report, RunWarning
 from arena.tournament.planning import fixed_tables, group_deals, tables_per_swiss_round
 from arena.tournament.pool import TableExecutor
 from arena.tournament.schedule import derive_seed, match_seed
-from arena.tournament.scoring import (
-    RatingTrack,
-    compute_standings,
-    round_draw_points,
-    spec_field,
-)
+from arena.tournament.scoring import RatingTrack, spec_standings
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.standings import swiss_inputs
 from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, game_id
@@ -269,9 +264,7 @@ class RunState:
         if self.rating is None:
             self.rating = RatingTrack(n, **spec.rating.resolved())
         ratings = self.rating.ratings(rated)
-        stored = spec.to_json()
-        standings = compute_standings(n, played, byes, ratings, spec.table_sizes[0] - 1,
-                                      round_draw_points(stored), spec_field(stored))
+        standings = spec_standings(n, played, byes, ratings, spec.to_json())
         paired_now = set(spec.round_field(r))  # withdrawn and late entrants sit it out
         standings = [s for s in standings if s.entrant in paired_now]
         # a duplicate table plays every seating, so which one comes first needs no lot

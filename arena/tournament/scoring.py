@@ -44,6 +44,7 @@ __all__ = [
     "round_records",
     "spec_table_mates",
     "spec_field",
+    "spec_standings",
     "spec_table_weight",
     "swiss_table_size",
     "table_weight",
@@ -420,6 +421,15 @@ def compute_standings(
                  yet_to_join=field is not None and yet_to_join(field, e, rounds))
         for i, e in enumerate(order)
     ]
+
+
+def spec_standings(n: int, tables: Iterable[PlayedTable], byes: Iterable[Bye],
+                   ratings: Sequence[float], spec: Mapping[str, Any]) -> list[Standing]:
+    """:func:`compute_standings` as a stored Swiss spec scores them: a full table's mates,
+    the drawn round its unplayed rounds count as, and its field round by round (the one
+    reading of the spec that the pairing and the shown standings share)."""
+    return compute_standings(n, tables, byes, ratings, spec_table_mates(spec),
+                             round_draw_points(spec), spec_field(spec))
 
 
 def buchholz(meetings: Iterable[tuple[Hashable, Sequence[Player]]],

@@ -14,12 +14,9 @@ from arena.tournament.scoring import (
     PlayedTable,
     RatedGame,
     Standing,
-    compute_standings,
     conservative_ratings,
     game_points,
-    round_draw_points,
-    spec_field,
-    spec_table_mates,
+    spec_standings,
     spec_table_weight,
 )
 from arena.tournament.store import GameRow, Store, TournamentRow
@@ -48,8 +45,7 @@ def standings_of(inputs: SwissInputs, spec: Mapping[str, Any]) -> list[Standing]
     played, byes, rated, n = inputs
     rating = spec.get("rating") or {}
     ratings = conservative_ratings(n, rated, **{k: float(v) for k, v in rating.items()})
-    return compute_standings(n, played, byes, ratings, spec_table_mates(spec),
-                             round_draw_points(spec), spec_field(spec))
+    return spec_standings(n, played, byes, ratings, spec)
 
 
 def swiss_inputs(

@@ -37,7 +37,7 @@ from arena.rating.games import (
     load_games,
     tournament_bots,
 )
-from arena.rating.standings import ByeRecord, stored_buchholz, stored_game_points, total_points
+from arena.rating.standings import ByeRecord, stored_buchholz, swiss_buchholz, total_points
 from arena.rating.trueskill_rating import (
     RatingMemo,
     RatingRun,
@@ -53,17 +53,7 @@ from arena.rating.trueskill_rating import (
 from arena.referee.failures import FAILURE_TYPES, without_game
 from arena.referee.hints import author_paths
 from arena.tournament.field_changes import field_status as changed_field_status
-from arena.tournament.scoring import (
-    Standing,
-    SwissField,
-    buchholz_scores,
-    round_draw_points,
-    round_records,
-    spec_table_mates,
-    spec_table_weight,
-    virtual_opponents,
-    yet_to_join,
-)
+from arena.tournament.scoring import Standing, spec_table_weight
 from arena.tournament.standings import scoring_inputs, standings_of
 
 log = logging.getLogger(__name__)
@@ -221,7 +211,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     ``rated`` is these very games' rating run when the caller has one (not rated again).
     ``standings``: each version's entry in the Swiss standings of a tournament gone on with
     ``--continue`` (:func:`entry_standings`), where each version stands; its Buchholz counts
-    the entries' rounds (:func:`_unplayed_buchholz`)."""
+    the entries' rounds (:func:`~arena.rating.standings.swiss_buchholz`)."""
     entrants = list(entrants)
     run = rated if rated is not None else rate_games(games, settings, entrants)
     ordered = sorted(games, key=lambda g: g.order_key)
@@ -232,7 +222,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                           if swiss and tournament is not None else None)
     yet_to_play: set[str] = set()
     if swiss and tournament is not None:
-        tiebreak, yet_to_play = _unplayed_buchholz(ordered, byes, entrants, tournament.spec)
+        tiebreak, yet_to_play = swiss_buchholz(ordered, byes, entrants, tournament.spec)
     else:  # a Swiss without its spec: the plain sum of the scores met
         tiebreak = stored_buchholz(ordered, points) if swiss else {}
     standings = standings or {}
@@ -280,36 +270,6 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                         games=len(ordered), swiss=swiss, rows=rows,
                         rated=len({(step.tournament_id, step.game_id) for step in run.history}))
     return sort_leaderboard(board, "rating")
-
-
-def _unplayed_buchholz(games: Sequence[StoredGame], byes: Sequence[ByeRecord],
-                       entrants: Sequence[BotVersion],
-                       spec: Mapping[str, Any]) -> tuple[dict[str, Fraction], set[str]]:
-    """A Swiss's Buchholz per bot version, its unplayed rounds counted as the standings count
-    them (:mod:`arena.tournament.scoring`): an entry is a bot name, whose versions after
-    ``--continue`` share its rounds; a version's own Buchholz counts the tables it sat at,
-    and the entry's current version (its entrant) the virtual opponents of the entry's
-    unplayed rounds; and the versions of the late entrants whose first round is still to
-    come, which show none (as ``arena status`` shows them)."""
-    weight = spec_table_weight(spec)
-    seats = ((game.round, bot.name, points.get(bot, Fraction(0)) * weight(len(game.seats)))
-             for game in games for points in (stored_game_points(game),)
-             for bot in dict.fromkeys(game.seats))
-    names = {bot.name for bot in entrants} | {bot.name for game in games for bot in game.seats}
-    rounds = {game.round for game in games} | {bye.round for bye in byes}
-    field = SwissField(spec.get("joined") or {}, spec.get("withdrawn") or {})
-    records = round_records(seats, ((bye.round, bye.bot.name, bye.points) for bye in byes),
-                            field, names, rounds)
-    draw = round_draw_points(spec)
-    counted = buchholz_scores(records, names, rounds, draw)
-    finals = {bot.key: counted[bot.name] for game in games for bot in game.seats}
-    mates = spec_table_mates(spec)
-    tiebreak = stored_buchholz(games, finals, table_mates=mates)
-    own = virtual_opponents(records, names, rounds, draw, mates)
-    for bot in entrants:
-        if bot.name in own:
-            tiebreak[bot.key] = tiebreak.get(bot.key, Fraction(0)) + own[bot.name]
-    return tiebreak, {bot.key for bot in entrants if yet_to_join(field, bot.name, rounds)}
 
 
 #: The orders a leaderboard can be ranked in, and what each means (the json's ``sort``).

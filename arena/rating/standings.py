@@ -13,7 +13,7 @@ the very numbers the Swiss pairing used:
   with that round, each counted once per round, summed over rounds (a round at a table of
   another size than the Swiss one counts their mean as a full table's mates). A Swiss
   leaderboard counts the rounds a bot did not play as the standings do
-  (:func:`arena.tournament.scoring.buchholz_scores`,
+  (:func:`swiss_buchholz`, with :func:`arena.tournament.scoring.buchholz_scores` and
   :func:`arena.tournament.scoring.virtual_opponents`).
 """
 
@@ -23,13 +23,14 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from arena.rating.games import BotVersion, StoredGame
 from arena.rating.trueskill_rating import game_entries
 from arena.tournament import scoring
 
 __all__ = ["ByeRecord", "placement_points", "stored_buchholz", "stored_game_points",
-           "total_points"]
+           "swiss_buchholz", "total_points"]
 
 
 @dataclass(frozen=True)
@@ -95,3 +96,34 @@ def stored_buchholz(games: Iterable[StoredGame],
     return scoring.buchholz((((game.tournament_id, game.round),
                               [bot.key for bot in game.seats]) for game in games), final,
                             table_mates)
+
+
+def swiss_buchholz(games: Sequence[StoredGame], byes: Sequence[ByeRecord],
+                   entrants: Sequence[BotVersion],
+                   spec: Mapping[str, Any]) -> tuple[dict[str, Fraction], set[str]]:
+    """A Swiss's Buchholz per bot version, its unplayed rounds counted as the standings count
+    them (:mod:`arena.tournament.scoring`): an entry is a bot name, whose versions after
+    ``--continue`` share its rounds; a version's own Buchholz counts the tables it sat at,
+    and the entry's current version (its entrant) the virtual opponents of the entry's
+    unplayed rounds; and the versions of the late entrants whose first round is still to
+    come, which show none (as ``arena status`` shows them)."""
+    weight = scoring.spec_table_weight(spec)
+    seats = ((game.round, bot.name, points.get(bot, Fraction(0)) * weight(len(game.seats)))
+             for game in games for points in (stored_game_points(game),)
+             for bot in dict.fromkeys(game.seats))
+    names = {bot.name for bot in entrants} | {bot.name for game in games for bot in game.seats}
+    rounds = {game.round for game in games} | {bye.round for bye in byes}
+    field = scoring.SwissField(spec.get("joined") or {}, spec.get("withdrawn") or {})
+    records = scoring.round_records(
+        seats, ((bye.round, bye.bot.name, bye.points) for bye in byes), field, names, rounds)
+    draw = scoring.round_draw_points(spec)
+    counted = scoring.buchholz_scores(records, names, rounds, draw)
+    finals = {bot.key: counted[bot.name] for game in games for bot in game.seats}
+    mates = scoring.spec_table_mates(spec)
+    tiebreak = stored_buchholz(games, finals, table_mates=mates)
+    own = scoring.virtual_opponents(records, names, rounds, draw, mates)
+    for bot in entrants:
+        if bot.name in own:
+            tiebreak[bot.key] = tiebreak.get(bot.key, Fraction(0)) + own[bot.name]
+    return tiebreak, {bot.key for bot in entrants
+                      if scoring.yet_to_join(field, bot.name, rounds)}

@@ -50,8 +50,8 @@ from arena.rating.trueskill_rating import (
     settings_for_all,
     write_history,
 )
+from arena.referee.copy_paths import author_paths
 from arena.referee.failures import FAILURE_TYPES, without_game
-from arena.referee.hints import author_paths
 from arena.tournament.field_changes import field_status as changed_field_status
 from arena.tournament.scoring import Standing, spec_table_weight
 from arena.tournament.standings import scoring_inputs, standings_of

@@ -43,7 +43,7 @@ from arena.rating.games import (
 )
 from arena.rating.render import check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import RatingSettings, settings_for
-from arena.referee.hints import author_paths
+from arena.referee.copy_paths import author_paths
 from arena.tournament.planning import games_plan, games_progress
 from arena.tournament.scoring import game_points
 from arena.tournament.secrecy import seed_is_secret

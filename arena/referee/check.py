@@ -28,9 +28,10 @@ from arena.common.plural import counted
 from arena.engine import RandomAgent
 from arena.referee.client import BotClient
 from arena.referee.connection import Ended, Launcher
+from arena.referee.copy_paths import author_paths
 from arena.referee.failures import STRIKE_TYPES, TIMEOUT
 from arena.referee.games import LOG_PER_GAME, LocalSeat, run_games
-from arena.referee.hints import HINT, author_paths, log_note, traceback_tail
+from arena.referee.hints import HINT, log_note, traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.lifecycle import WAIT_NOTICE_S
 from arena.referee.seeds import parse_date, utc_today

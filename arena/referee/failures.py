@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from arena.common.plural import counted
-from arena.referee.hints import author_paths
+from arena.referee.copy_paths import author_paths
 
 __all__ = [
     "BEFORE_FIRST_ANSWER",

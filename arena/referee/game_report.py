@@ -18,8 +18,8 @@ from arena.common.printable import shell_word
 from arena.engine.narration import as_seen, event_lines, header_lines, seat_feed
 from arena.engine.record import records_in
 from arena.errors import ReplayError
+from arena.referee.copy_paths import author_paths
 from arena.referee.failures import FailureCounts, distinct_reasons
-from arena.referee.hints import author_paths
 
 __all__ = ["records_failures", "report_game", "seat_view"]
 

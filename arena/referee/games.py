@@ -30,8 +30,8 @@ from arena.errors import BotError, RulesError
 from arena.protocol import messages
 from arena.referee.boards import Boards
 from arena.referee.client import BotClient
+from arena.referee.copy_paths import author_paths
 from arena.referee.failures import Failure
-from arena.referee.hints import author_paths
 from arena.referee.outcome import GameOutcome
 from arena.referee.relay import EventRelay
 from arena.referee.seeds import (

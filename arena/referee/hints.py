@@ -9,18 +9,19 @@ import os
 import pkgutil
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from arena.common.printable import printable
 from arena.errors import ProtocolError
+from arena.referee.copy_paths import COPY_DIR, copy_boxes, in_copy
 from arena.referee.log_lines import library_missing, writes_own_files
 from arena.registry.botspec import REGISTRY_FILE
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
 __all__ = ["BAD_JSON_HINT", "HINT", "JVM_HINT", "LIBRARY_HINT", "MODULE_HINT", "NOT_JSON_HINT",
            "NO_READY_HINT", "OWN_FILE_ONLY_HINT", "READ_ONLY_ANY_HINT", "RESERVE_HINT",
-           "SPLIT_JSON_HINT", "THREAD_HINT", "author_paths", "beside_hint", "explained",
+           "SPLIT_JSON_HINT", "THREAD_HINT", "beside_hint", "explained",
            "hinted", "is_not_run", "log_note", "log_quote", "requirements_hint", "says_something",
            "stack_dump_ended", "stdout_note", "stuck_note", "traceback_note", "traceback_tail"]
 
@@ -115,8 +116,8 @@ _REQUIREMENTS_FILE = "requirements.txt"
 _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = '  File "'
 #: A traceback's frame. Groups: the file, the line, the function. Which files are the bot's
-#: own is :func:`_in_copy`'s to say: a pattern looking for its box in the file reads a long
-#: file's name again from every slash.
+#: own is :func:`~arena.referee.copy_paths.in_copy`'s to say: a pattern looking for its box
+#: in the file reads a long file's name again from every slash.
 _FRAME_LINE = re.compile(r'^  File "([^"]+)", line (\d+)(?:, in (.+))?$')
 #: The same frame as ``faulthandler`` dumps it (no comma before ``in``).
 _DUMPED_FRAME_LINE = re.compile(r'^  File "([^"]+)", line (\d+) in (.+)$')
@@ -128,15 +129,6 @@ _DUMP_OUTERMOST = re.compile(r'^  File ".*", line \d+ in (?:<module>|_run_module
                              re.M)
 #: The kit's loop: the thread that runs it is the one answering the referee.
 _KIT_LOOP = "/arena/sdk/serving.py\""
-#: A run of text a path lies within: a path into the bot's copy is inside one (a quoted one
-#: too). Its one repeat ends it, so a search for it never gives back what it read.
-_PATH_RUN = re.compile(r"[^\s\"']+")
-#: Where a path may begin: a slash that does not go on a name or another path.
-_PATH_START = re.compile(r"(?<![\w./-])/")
-#: The bot's copy as bubblewrap mounts it, and the box holding it without bubblewrap
-#: (``/tmp/arena-box-12-ab/bot/``).
-_COPY_DIR = f"{BWRAP_BOT_DIR}/"
-_BOX_DIR = f"/{BOX_PREFIX}"
 #: Lines of a traceback quoted at most.
 _TRACEBACK_LINES = 8
 #: The system could not run the bot's program (the shell's, bubblewrap's or Python's words).
@@ -368,61 +360,8 @@ def _own_frame(line: str, frame: re.Pattern[str]) -> tuple[str, str, str | None]
     found = frame.match(line)
     if found is None:
         return None
-    file = _in_copy(found[1])
+    file = in_copy(found[1])
     return None if file is None else (file, found[2], found[3])
-
-
-def _in_copy(path: str) -> str | None:
-    """``path`` relative to the bot's copy as the sandbox runs it (``/bot`` inside bubblewrap,
-    ``<box>/bot`` without it): ``pkg/a.py``; ``None`` for a path outside it."""
-    if path.startswith(_COPY_DIR) and len(path) > len(_COPY_DIR):
-        return path[len(_COPY_DIR):]
-    box = _last_box(path, 1, len(path), rest=1) if path.startswith("/") else None
-    return None if box is None else path[box[1]:]
-
-
-def author_paths(text: str, home: str | Path | None = None) -> str:
-    """``text`` (a bot's log, a failure's detail) with the paths into the bot's sandboxed copy
-    (``/bot/bot.py``) named as its author knows them: under ``home``, the bot's directory,
-    or relative to it (``bot.py``) when that is not known."""
-    prefix = f"{str(home).rstrip('/')}/" if home else ""
-    # A scan, not one regex: a bot writes this text, and a pattern searching each path's
-    # start for a box further on reads the rest of the run again from every slash.
-    kept: list[str] = []
-    copied = 0
-    for run in _PATH_RUN.finditer(text):
-        box = _last_box(text, run.start(), run.end())
-        for start in _PATH_START.finditer(text, run.start(), run.end()):
-            at = start.start()
-            if at < copied:
-                continue
-            if text.startswith(_COPY_DIR, at):
-                end = at + len(_COPY_DIR)
-            elif box is not None and box[0] > at:
-                end = box[1]  # a box path goes through its box's copy: the last in the run
-            else:
-                continue
-            kept += [text[copied:at], prefix]
-            copied = end
-    return "".join([*kept, text[copied:]])
-
-
-def _last_box(text: str, start: int, end: int, *, rest: int = 0) -> tuple[int, int] | None:
-    """Where the last ``/arena-box-.../bot/`` of ``text[start:end]``, a run of a path's
-    characters, begins and ends, followed by ``rest`` characters or more; ``None`` without
-    one."""
-    return next((box for box in _boxes(text, start, end) if box[1] + rest <= end), None)
-
-
-def _boxes(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    """Where each ``/arena-box-.../bot/`` of ``text[start:end]`` begins and ends, the last
-    first. Each candidate reads only its own box's name, so the text is read once."""
-    box = text.rfind(_BOX_DIR, start, end)
-    while box >= 0:
-        slash = text.find("/", box + len(_BOX_DIR), end)
-        if slash >= 0 and text.startswith(_COPY_DIR, slash, end):
-            yield box, slash + len(_COPY_DIR)
-        box = text.rfind(_BOX_DIR, start, box)
 
 
 def _missing_file(error: str) -> str | None:
@@ -434,11 +373,11 @@ def _missing_file(error: str) -> str | None:
     end = error.find("'", start)
     if not error.startswith(_FILE_NOT_FOUND) or end < 0 or error[end + 1:] not in ("", "\n"):
         return None
-    copied = start + len(_COPY_DIR)
-    if error.startswith(_COPY_DIR, start) and copied < end and error[copied] != "/":
+    copied = start + len(COPY_DIR)
+    if error.startswith(COPY_DIR, start) and copied < end and error[copied] != "/":
         return error[copied:end]
     if error.startswith("/", start):
-        return next((error[copy_end:end] for _, copy_end in _boxes(error, start + 1, end)
+        return next((error[copy_end:end] for _, copy_end in copy_boxes(error, start + 1, end)
                      if copy_end < end and error[copy_end] != "/"), None)
     return error[start:end] if end > start else None
 

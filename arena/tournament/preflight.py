@@ -23,7 +23,7 @@ from arena.common.printable import printable
 from arena.errors import BotError, StoreError
 from arena.referee.client import BotClient
 from arena.referee.connection import Launcher
-from arena.referee.hints import author_paths
+from arena.referee.copy_paths import author_paths
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import split_limits
 from arena.registry import BotSpec, twin_entries

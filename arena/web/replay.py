@@ -27,7 +27,7 @@ from arena.engine.narration import WINDOW_TEXT, event_lines, header_lines
 from arena.engine.record import game_record, other_format, recorded_play, replay_choices
 from arena.engine.state import RECORD_FORMAT, State, recorded_audience
 from arena.errors import ArenaError, ReplayError
-from arena.referee.hints import author_paths
+from arena.referee.copy_paths import author_paths
 
 __all__ = ["TIEBREAK_TEXT", "build_replay", "failure_view", "option_label", "option_labels",
            "table_at"]

@@ -20,7 +20,8 @@ except ImportError:  # Python 3.10 names the regex parser's modules at the top l
     import sre_parse  # type: ignore[no-redef]
 
 from arena.referee import hints
-from arena.referee.hints import author_paths, stuck_note, traceback_note
+from arena.referee.copy_paths import author_paths
+from arena.referee.hints import stuck_note, traceback_note
 
 #: The parser's repeats and atomic group, those Python 3.10 has (no possessive repeat, no
 #: atomic group).

@@ -25,7 +25,8 @@ from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import fill_words
 from arena.common.printable import printable
 from arena.engine.houserules import rules_from_texts
-from arena.play.person import LeftTable, Person, keys_unechoed, reads_a_terminal, terminal_ask
+from arena.play.keyboard import keys_unechoed, reads_a_terminal, terminal_ask
+from arena.play.person import LeftTable, Person
 from arena.play.session import PlayRequest, Series
 from arena.rating.match_series import told_apart
 

@@ -22,7 +22,8 @@ from rich.text import Text
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import narrate
 from arena.engine.record import cards_not_counted
-from arena.play.person import QUIT_WORDS, Ask, Person
+from arena.play.keyboard import Ask
+from arena.play.person import QUIT_WORDS, Person
 from arena.play.screen import showdown_view
 from arena.rating.match_series import MatchSeries
 from arena.referee.failures import distinct_reasons, for_author

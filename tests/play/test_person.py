@@ -16,8 +16,9 @@ from play_script import Script, quiet_console
 
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
 from arena.engine.rulebook import MAX_TRAPS
+from arena.play.keyboard import keys_unechoed, terminal_ask
 from arena.play.labels import option_label
-from arena.play.person import LeftTable, Person, keys_unechoed, terminal_ask
+from arena.play.person import LeftTable, Person
 from arena.play.screen import option_numbers
 
 

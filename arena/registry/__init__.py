@@ -24,7 +24,8 @@ The package: :mod:`~arena.registry.botspec` (the spec and the checks of names an
 ``unregister``, its undoing) with :mod:`~arena.registry.staging` (its copy staged and put in
 place) and :mod:`~arena.registry.copying` (a bot's files copied through descriptors); a bot's
 packages: :mod:`~arena.registry.requirements` (what a ``bot.yaml`` asks for),
-:mod:`~arena.registry.environments` (their environments), :mod:`~arena.registry.interpreters`
+:mod:`~arena.registry.environments` (their environments, each built by the steps of
+:mod:`~arena.registry.build_steps`), :mod:`~arena.registry.interpreters`
 (the Python one is made with), :mod:`~arena.registry.envusage` (which bots use which) and
 :mod:`~arena.registry.pipmessages` (pip's failure in one line).
 """

@@ -29,11 +29,9 @@ import errno
 import fcntl
 import hashlib
 import json
-import math
 import os
 import re
 import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -44,9 +42,8 @@ from pathlib import Path
 from arena.common.printable import printable
 from arena.errors import BotEnvironmentError
 from arena.registry.botspec import PYTHON, BotSpec
+from arena.registry.build_steps import build_bound, run_step
 from arena.registry.interpreters import Interpreter, interpreter_for
-from arena.registry.pipmessages import pip_failure
-from arena.sandbox.reaper import kill_tree
 
 __all__ = [
     "RECORD",
@@ -73,13 +70,6 @@ RECORD = "arena-env.json"
 _LOCKS = ".locks"
 _KEY = re.compile(r"[0-9a-f]{16}")  # fullmatch: a directory a build names
 _PIP_TIMEOUT_S = 20
-# pip's --timeout bounds one connection only: a backtracking resolver or a trickling mirror
-# runs on. Long enough for large wheels (a GPU framework) from a slow mirror.
-_BUILD_BOUND_S = 15 * 60
-_BUILD_BOUND_VARIABLE = "ARENA_ENV_BUILD_TIMEOUT"
-_REAP_S = 5
-_ELSEWHERE = ("PIP_USER", "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "PYTHONUSERBASE", "PYTHONPATH",
-              "VIRTUAL_ENV", "PYTHONHOME")
 _builds = 0
 #: Told of each build as it starts (requirements, directory): the CLI says what the wait is.
 _notices: list[Callable[[tuple[str, ...], Path], None]] = []
@@ -102,21 +92,6 @@ def env_cache_dir() -> Path:
         return Path("/var/cache/palaestra-arena/envs")
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base).absolute() / "palaestra-arena" / "envs"
-
-
-def _build_bound() -> float:
-    """Seconds a build may take in all (``$ARENA_ENV_BUILD_TIMEOUT``, default 15 minutes)."""
-    given = os.environ.get(_BUILD_BOUND_VARIABLE, "").strip()
-    if not given:
-        return _BUILD_BOUND_S
-    try:
-        bound = float(given)
-    except ValueError:
-        bound = math.nan
-    if not (math.isfinite(bound) and bound > 0):
-        raise BotEnvironmentError(f"{_BUILD_BOUND_VARIABLE} must be a number of seconds above "
-                                  f"0, not {printable(given[:40])!r}")
-    return bound
 
 
 def build_count() -> int:
@@ -272,7 +247,7 @@ def _locked(root: Path, key: str, wait: bool = True) -> Iterator[None]:
 def _build(path: Path, requirements: tuple[str, ...],
            interpreter: Interpreter) -> Environment:
     global _builds
-    bound = _build_bound()
+    bound = build_bound()
     deadline = time.monotonic() + bound
     if path.exists():  # a build that died part way
         shutil.rmtree(path)
@@ -282,18 +257,18 @@ def _build(path: Path, requirements: tuple[str, ...],
         # -I (isolated): ``-m`` and ``-c`` would import from the working directory first,
         # and the user may stand in the bot's own directory (``arena check-bot .``), whose
         # venv.py or pip/ would then run here, outside the sandbox, as the referee
-        _run([interpreter.path, "-I", "-m", "venv", "--without-pip", str(path)],
-             f"{interpreter.path} cannot make a virtual environment", deadline,
-             "making its virtual environment", bound)
+        run_step([interpreter.path, "-I", "-m", "venv", "--without-pip", str(path)],
+                 f"{interpreter.path} cannot make a virtual environment", deadline,
+                 "making its virtual environment", bound)
         # a package's data files land where it says, a record too: a directory holds the
         # record's place, so none counts as built until the build's own replaces it
         (path / RECORD).mkdir()
         if requirements:  # (a bot may ask for a Python alone)
-            _run([sys.executable, "-I", "-m", "pip", "--python", str(path / "bin" / "python"),
-                  "install", "--only-binary", ":all:", "--no-input",
-                  "--disable-pip-version-check", "--no-warn-script-location",
-                  "--progress-bar", "off", "--retries", "2", "--timeout", str(_PIP_TIMEOUT_S),
-                  *requirements], None, deadline, "installing its requirements", bound)
+            run_step([sys.executable, "-I", "-m", "pip", "--python", str(path / "bin" / "python"),
+                      "install", "--only-binary", ":all:", "--no-input",
+                      "--disable-pip-version-check", "--no-warn-script-location",
+                      "--progress-bar", "off", "--retries", "2", "--timeout", str(_PIP_TIMEOUT_S),
+                      *requirements], None, deadline, "installing its requirements", bound)
         frozen = _frozen(path)
         _open_to_bots(path)
         record = {"requirements": list(requirements), "python": interpreter.path,
@@ -318,63 +293,6 @@ def _build(path: Path, requirements: tuple[str, ...],
     found = _read_record(path)
     assert found is not None
     return found
-
-
-def _bounded(argv: list[str], env: dict[str, str], deadline: float, doing: str,
-             bound: float) -> tuple[int, str]:
-    """Run ``argv`` until ``deadline`` (``time.monotonic()``): its exit status and its output
-    (stderr, then stdout). Past the deadline, or interrupted, it is killed with every
-    process it started (``pip --python`` runs a second pip, which writes the files); the
-    error says it was ``doing`` that step."""
-    try:
-        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   stdin=subprocess.DEVNULL, text=True, env=env)
-    except OSError as exc:
-        raise BotEnvironmentError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
-    try:
-        out, err = process.communicate(timeout=max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        _kill_tree(process)
-        raise BotEnvironmentError(
-            f"{doing} took longer than {bound:g} s, the bound on a build, "
-            f"so it was stopped and nothing kept: set {_BUILD_BOUND_VARIABLE} to more seconds "
-            "to wait longer") from None
-    except BaseException:  # an exception of this process's own (SIGTERM): pip is ours
-        _kill_tree(process)
-        raise
-    return process.returncode, err + "\n" + out
-
-
-def _kill_tree(process: subprocess.Popen[str]) -> None:
-    """Kill ``process`` and its descendants, then reap it. It stays in this process's group,
-    so that a terminal's Ctrl-C or hang-up reaches it as it reaches the arena, even where
-    the arena is killed outright; its pid stays its own until it is reaped."""
-    kill_tree(root=process.pid, extra=[process.pid])
-    try:
-        process.communicate(timeout=_REAP_S)
-    except subprocess.TimeoutExpired:  # a child that escaped the sweep holds the pipes
-        process.wait()
-
-
-def _run(argv: list[str], what: str | None, deadline: float, doing: str,
-         bound: float) -> None:
-    """Run a build step, within the build's ``deadline``; a failure is one line: ``what``
-    (or pip's own reason) and the step's last words, or, past the deadline, the step it was
-    ``doing``."""
-    # pip's own settings (index, mirrors, certificates) apply; not those that would install
-    # elsewhere than into the environment
-    env = {k: v for k, v in os.environ.items() if k not in _ELSEWHERE}
-    returncode, output = _bounded(argv, env, deadline, doing, bound)
-    if returncode == 0:
-        return
-    if what is not None and "No space left on device" in output:
-        raise BotEnvironmentError(f"the disk is full: {what} (No space left on device)")
-    if what is None:
-        no_index = env.get("PIP_NO_INDEX", "").strip().lower() in ("1", "y", "yes", "t",
-                                                                     "true", "on")
-        raise BotEnvironmentError(pip_failure(output, argv[0], no_index))
-    last = [line.strip() for line in output.splitlines() if line.strip()]
-    raise BotEnvironmentError(f"{what}: {last[-1] if last else f'exit {returncode}'}")
 
 
 def _site_packages(path: Path) -> list[Path]:

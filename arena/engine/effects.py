@@ -51,6 +51,7 @@ from arena.engine.decision import Option
 from arena.engine.state import State
 
 __all__ = [
+    "DRAWING_EFFECTS",
     "EFFECTS",
     "PALAESTRON_TEXT",
     "TRIGGER_WINDOWS",
@@ -501,6 +502,11 @@ EFFECTS: dict[str, Effect] = {e.face: e for e in (
            "for it.", crown,
            "look at the top card, may trade for it"),
 )}
+
+#: The effects that draw for their own player (:func:`clotho` draws, then discards;
+#: :func:`phoenix` draws, then puts a card on the pile): a play of one draws twice, the
+#: effect's draw first, the play's own after it (what ``arena play`` tells each draw by).
+DRAWING_EFFECTS: Final = ("Fate-1", "Beast-5")
 
 _EFFECT_BY_ID: Final[tuple[Effect | None, ...]] = tuple(
     EFFECTS.get(NOTATION[cid]) for cid in range(len(DECK))

@@ -14,11 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["DrawReasons"]
+from arena.engine.effects import DRAWING_EFFECTS
 
-#: The effects that draw for their own player (Clotho draws, then discards; Phoenix draws,
-#: then puts a card on the pile).
-_EFFECT_DRAWS = ("Fate-1", "Beast-5")
+__all__ = ["DrawReasons"]
 
 #: Why a draw is made, by what owed it.
 TURN, SWAP, BACK, PALAESTRON = ("the turn's draw", "the swap's draw", "back to five",
@@ -54,6 +52,6 @@ class DrawReasons:
             owed.append(SWAP)
         elif kind == "forced_discard":
             owed.append(BACK)
-        elif kind == "effect" and event.get("card") in _EFFECT_DRAWS:
+        elif kind == "effect" and event.get("card") in DRAWING_EFFECTS:
             owed.append(f"by {event['card']}")
         return None

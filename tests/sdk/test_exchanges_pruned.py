@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
 from arena.engine.rulebook import HAND_SIZE
-from arena.sdk.search import Place, _windows
+from arena.sdk.known_places import Place, _windows
 from arena.sdk.tracker import Exchange, Tracker, Whereabouts
 
 FACES = ["God-1", "God-2", "Fate-1", "Beast-1", "Agari-1"]

@@ -20,7 +20,8 @@ from arena.engine.cards import NOTATION
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
 from arena.engine.state import State
-from arena.sdk.search import SearchView, Tracker, Whereabouts, _deal_rest, _matchings, _windows
+from arena.sdk.known_places import _deal_rest, _matchings, _windows
+from arena.sdk.search import SearchView, Tracker, Whereabouts
 from arena.sdk.tracker import Exchange
 
 

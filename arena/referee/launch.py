@@ -20,7 +20,11 @@ from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.referee.hints import stack_dump_ended
 from arena.referee.pause import cpu_since_pause, pause, resume
 from arena.registry import PYTHON, BotSpec, files_changed, files_unchanged, kept_copy
-from arena.registry.environments import RECORD, environment_changed, environment_of_command
+from arena.registry.environments import (
+    environment_at,
+    environment_changed,
+    environment_of_command,
+)
 from arena.sandbox import (
     ExitStatus,
     Limits,
@@ -206,8 +210,9 @@ def sandbox_launcher(report: SandboxReport | None = None, bot: BotSpec | None = 
     them, the version's very files, where there is one, and tells ``on_kept_copy`` so."""
 
     def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
-        environment = environment_of_command(tuple(command))
-        if environment is not None and not (environment / RECORD).exists():
+        environment = environment_of_command(command)
+        # built as the registry counts it: a build under way holds its record's place
+        if environment is not None and environment_at(environment) is None:
             raise SandboxError(f"the bot's environment {environment} is gone (removed while "
                                "the arena ran?): arena check-bot builds it again")
         changed = environment_changed(bot) if bot is not None else None

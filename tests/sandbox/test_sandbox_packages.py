@@ -145,6 +145,26 @@ def test_an_environment_removed_under_a_match_is_a_recorded_start_failure(
     assert outcome.games[0].placements[0] == 2
 
 
+def test_an_environment_being_built_again_under_a_match_is_not_run(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    """An environment removed under a match and being built again holds its record's place
+    with a directory until pip is done: the bot is not started in it half-built, as the
+    registry does not count it built."""
+    bot = package_bot(tmp_path, "rebuilt_bot", ["alpha_pkg==1.0"], "alpha_pkg", "beta_pkg")
+    spec = with_environment(spec_from_path(bot))
+    assert spec.environment is not None
+    record = spec.environment / environments.RECORD
+    record.unlink()
+    record.mkdir()  # as a build mid-pip leaves it
+    assert environment_at(spec.environment) is None
+    outcome = play_match(MatchRequest(bots=[spec, resolve(RANDOM)], games=1, seed=1,
+                                      event_date=EVENT_DATE))
+    (first, *_) = outcome.games[0].failures
+    assert first["type"] == "startup_failure"
+    assert (f"the bot's environment {spec.environment} is gone (removed while the arena "
+            "ran?): arena check-bot builds it again") in first["detail"]
+
+
 def test_two_builds_of_one_environment_at_once_build_it_once(
         tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
     bots = [package_bot(tmp_path, f"twin{i}", ["alpha-pkg", "beta-pkg"], "alpha_pkg", "nope")

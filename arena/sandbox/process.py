@@ -25,17 +25,14 @@ from typing import IO, Any
 
 from arena.sandbox import reaper
 from arena.sandbox.cgroups import remove_cgroup
-from arena.sandbox.freezer import FREEZE_WAIT_S, FREEZING_US, CgroupFreezer, RunOn, wait_until
+from arena.sandbox.freezer import CgroupFreezer
 from arena.sandbox.limits import Limits
 from arena.sandbox.procstat import cpu_seconds, start_time, stat_fields
 from arena.sandbox.starts import end_starts
 from arena.sandbox.stderr import StderrDrain
 from arena.sandbox.workdir import remove_tree
 
-# FREEZE_WAIT_S, FREEZING_US, RunOn and wait_until live in freezer.py, offered here still for
-# the code that imports them from here.
-__all__ = ["FREEZE_WAIT_S", "FREEZING_US", "ExitStatus", "RunOn", "SandboxedProcess",
-           "kill_survivors", "wait_until"]
+__all__ = ["ExitStatus", "SandboxedProcess", "kill_survivors"]
 
 log = logging.getLogger("arena.sandbox")
 

@@ -61,7 +61,7 @@ from arena.registry import BotSpec
 from arena.tournament.dealbook import read_deal_book
 from arena.tournament.entries import exposed_deals
 
-__all__ = ["MATCH_HELP", "PROGRESS_GAMES", "Shown", "match"]
+__all__ = ["MATCH_HELP", "PROGRESS_GAMES", "match"]
 
 #: Games between two progress lines of a sequential test, by default (fastchess's too).
 PROGRESS_GAMES = 10

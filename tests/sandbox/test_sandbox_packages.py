@@ -130,12 +130,21 @@ def test_two_bots_with_different_requirements_see_their_own_packages(
     assert [key.split("@")[0] for key in outcome.seats] == ["alpha_bot", "beta_bot"]
 
 
+@pytest.mark.parametrize("gone", ["removed", "being built again"])
 def test_an_environment_removed_under_a_match_is_a_recorded_start_failure(
-        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+        tmp_path: Path, env_cache: Path, gone: str) -> None:  # noqa: F811
+    """An environment being built again holds its record's place with a directory until pip
+    is done: the bot is not started in it half-built, as the registry counts it not built."""
     bot = package_bot(tmp_path, "gone_bot", ["alpha_pkg==1.0"], "alpha_pkg", "beta_pkg")
     spec = with_environment(spec_from_path(bot))
     assert spec.environment is not None
-    shutil.rmtree(spec.environment)
+    if gone == "removed":
+        shutil.rmtree(spec.environment)
+    else:
+        record = spec.environment / environments.RECORD
+        record.unlink()
+        record.mkdir()  # as a build mid-pip leaves it
+        assert environment_at(spec.environment) is None
     outcome = play_match(MatchRequest(bots=[spec, resolve(RANDOM)], games=1, seed=1,
                                       event_date=EVENT_DATE))
     (first, *_) = outcome.games[0].failures
@@ -143,26 +152,6 @@ def test_an_environment_removed_under_a_match_is_a_recorded_start_failure(
     assert (f"the bot's environment {spec.environment} is gone (removed while the arena "
             "ran?): arena check-bot builds it again") in first["detail"]
     assert outcome.games[0].placements[0] == 2
-
-
-def test_an_environment_being_built_again_under_a_match_is_not_run(
-        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
-    """An environment removed under a match and being built again holds its record's place
-    with a directory until pip is done: the bot is not started in it half-built, as the
-    registry does not count it built."""
-    bot = package_bot(tmp_path, "rebuilt_bot", ["alpha_pkg==1.0"], "alpha_pkg", "beta_pkg")
-    spec = with_environment(spec_from_path(bot))
-    assert spec.environment is not None
-    record = spec.environment / environments.RECORD
-    record.unlink()
-    record.mkdir()  # as a build mid-pip leaves it
-    assert environment_at(spec.environment) is None
-    outcome = play_match(MatchRequest(bots=[spec, resolve(RANDOM)], games=1, seed=1,
-                                      event_date=EVENT_DATE))
-    (first, *_) = outcome.games[0].failures
-    assert first["type"] == "startup_failure"
-    assert (f"the bot's environment {spec.environment} is gone (removed while the arena "
-            "ran?): arena check-bot builds it again") in first["detail"]
 
 
 def test_two_builds_of_one_environment_at_once_build_it_once(

@@ -3,19 +3,21 @@ round, the games in total, and the duplicate deals that are played as one match 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
 from arena.common.plural import counted
 from arena.referee.seating import crowded_table, seat_orders, seating_mode
 from arena.tournament import schedule, swiss
+from arena.tournament.field_changes import round_fields
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import TableRow
 
 __all__ = ["fixed_tables", "games_plan", "games_progress", "group_deals", "league_budget_note",
            "league_games", "long_plan_warning", "off_size_split", "planned_games",
-           "rematch_warning", "seating_warning", "tables_per_swiss_round", "unmet_pairs_warning"]
+           "rematch_warning", "seating_warning", "sitting_json", "spec_sitting",
+           "stored_sitting", "swiss_sitting", "tables_per_swiss_round", "unmet_pairs_warning"]
 
 
 def tables_per_swiss_round(spec: TournamentSpec, n: int) -> int:
@@ -32,6 +34,54 @@ def off_size_split(k: int, n: int) -> str | None:
     if k == 2 or all(size == k for size in sizes):
         return None  # byes are how a field of two-player tables is made even
     return " + ".join(map(str, sizes))
+
+
+def swiss_sitting(k: int, fields: Sequence[int]) -> str | None:
+    """How a Swiss at tables of ``k`` sits, given each round's field size (round 1 first),
+    where a round does not divide into tables of ``k``: ``4 + 4 + 3 each round``, or, where
+    withdrawals and late entrants change the field, each run of rounds that sits off-size
+    (``4 + 4 + 3 in rounds 1-3``); else None. Counting every entrant instead would seat a
+    late entrant beside the bot it replaced, at a table no round has."""
+    splits = [off_size_split(k, n) for n in fields]
+    if not any(splits):
+        return None
+    if len(set(splits)) == 1:
+        return f"{splits[0]} each round"
+    runs: list[tuple[str, int, int]] = []  # (split, first round, last round)
+    for round_no, split in enumerate(splits, 1):
+        if split is None:
+            continue
+        if runs and runs[-1][0] == split and runs[-1][2] == round_no - 1:
+            runs[-1] = (split, runs[-1][1], round_no)
+        else:
+            runs.append((split, round_no, round_no))
+    return "; ".join(f"{split} in round {first}" if first == last
+                     else f"{split} in rounds {first}-{last}" for split, first, last in runs)
+
+
+def sitting_json(sitting: str | None) -> str | None:
+    """The json's ``sitting`` of :func:`swiss_sitting`'s phrase: a field that sits alike
+    every round as its tables alone (``4 + 4 + 3``), one that changes with the rounds it
+    names (``4 + 4 + 3 in rounds 1-3``)."""
+    return None if sitting is None else sitting.removesuffix(" each round")
+
+
+def spec_sitting(spec: TournamentSpec) -> str | None:
+    """:func:`swiss_sitting` of a Swiss spec (None for other formats)."""
+    if spec.format != "swiss":
+        return None
+    return swiss_sitting(spec.table_sizes[0], [len(spec.round_field(r))
+                                               for r in range(1, spec.effective_rounds() + 1)])
+
+
+def stored_sitting(spec: Mapping[str, Any], k: int, entrants: Sequence[str]) -> str | None:
+    """:func:`swiss_sitting` of a stored Swiss at tables of ``k``: its ``entrants``
+    (``name@version``, as the store holds them) over its spec's ``rounds``, ``withdrawn``
+    and ``joined``."""
+    names = [str(key).split("@", 1)[0] for key in entrants]  # a name holds no @
+    fields = round_fields(names, spec.get("withdrawn") or {}, spec.get("joined") or {},
+                          int(spec.get("rounds") or 1))
+    return swiss_sitting(k, [len(field) for field in fields])
 
 
 def seating_warning(spec: TournamentSpec) -> str | None:

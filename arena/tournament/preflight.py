@@ -36,10 +36,11 @@ from arena.tournament.opening import earlier_twins, swiss_change
 from arena.tournament.planning import (
     league_games,
     long_plan_warning,
-    off_size_split,
     planned_games,
     rematch_warning,
     seating_warning,
+    sitting_json,
+    spec_sitting,
     unmet_pairs_warning,
 )
 from arena.tournament.spec import TournamentSpec
@@ -188,10 +189,9 @@ def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | N
     entries not started, :func:`league_left_out`) and whether ``arena run`` would go
     ahead (with ``--fresh`` or ``--new-edition`` when they are given)."""
     sizes = "/".join(str(k) for k in spec.table_sizes)
-    split = (off_size_split(spec.table_sizes[0], len(spec.entrants))
-             if spec.format == "swiss" else None)
-    if split is not None:
-        sizes += f" (sitting {split} each round)"
+    sitting = spec_sitting(spec)
+    if sitting is not None:
+        sizes += f" (sitting {sitting})"
     source = f" from {spec.source}" if spec.source is not None else ""
     stored, same_spec = _stored(spec, db)
     anew = _started_anew(spec, db, stored, same_spec, fresh=fresh, new_edition=new_edition)
@@ -312,8 +312,7 @@ def check_data(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | No
     return {
         "name": spec.name, "format": spec.format, "entries": len(spec.entrants),
         "table_sizes": list(spec.table_sizes),
-        "sitting": (off_size_split(spec.table_sizes[0], len(spec.entrants))
-                    if spec.format == "swiss" else None),
+        "sitting": sitting_json(spec_sitting(spec)),
         "rounds": spec.effective_rounds() if not league else None,
         # as status has them: a league's budget is where a run stops, not its planned games
         "games_planned": None if league else planned_games(spec),

@@ -24,7 +24,7 @@ from arena.tournament.hint_commands import (
     stored_results_hint,
 )
 from arena.tournament.league_store import entry_lines
-from arena.tournament.planning import games_progress, group_deals, off_size_split
+from arena.tournament.planning import games_progress, group_deals, stored_sitting
 from arena.tournament.secrecy import secret_seed_note, seed_is_secret
 from arena.tournament.status_json import (
     STANDING_FIELDS,
@@ -133,11 +133,11 @@ def _bot_count(t: TournamentRow, entrants: list[str]) -> str:
 
 def _heading(store: Store, t: TournamentRow, entrants: list[str], done: int) -> list[str]:
     """What the tournament is (format, bots, seed, state, times), and its house rules."""
-    split = (off_size_split(t.players_per_game, len(entrants)) if t.format == "swiss"
-             else None)
+    sitting = (stored_sitting(t.spec, t.players_per_game, entrants) if t.format == "swiss"
+               else None)
     lines = [
         f"tournament {t.name}: {t.format}, {_sizes(t)} per table"
-        f"{'' if split is None else f' (sitting {split} each round)'}, "
+        f"{'' if sitting is None else f' (sitting {sitting})'}, "
         f"{_bot_count(t, entrants)}, {shown_seed(t.seed, t.spec, t.state)}, "
         f"spec hash {t.spec_hash}",
         f"state {tournament_state(store, t)}; games {_games(t, done)}",

@@ -20,7 +20,7 @@ from arena.tournament.editions import entry_indexes, kept_copy_notes
 from arena.tournament.field_changes import field_status
 from arena.tournament.hint_commands import command_path, db_option, resume_command
 from arena.tournament.league_store import league_entries, vetting, vetting_gave_way
-from arena.tournament.planning import games_plan, group_deals, off_size_split
+from arena.tournament.planning import games_plan, group_deals, sitting_json, stored_sitting
 from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.standings import swiss_standings
 from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, shown_state
@@ -90,8 +90,9 @@ def _detail_data(store: Store, t: TournamentRow) -> dict[str, Any]:
         **_listing_data(store, t),
         "entrants": [{"bot": labels.get(b, str(b)), "options": options.get(b, {})}
                      for b in entrants],
-        "sitting": (off_size_split(t.players_per_game, len(entrants))
-                    if t.format == "swiss" else None),
+        "sitting": sitting_json(stored_sitting(t.spec, t.players_per_game,
+                                                   [labels.get(b, str(b)) for b in entrants])
+                            if t.format == "swiss" else None),
         "seed": None if secret else t.seed, "seed_secret": secret,
         "seed_drawn": t.spec.get("seed", 0) is None, "spec_hash": t.spec_hash,
         "finished_at": t.finished_at or None, "rules": rules.changed(),

@@ -63,7 +63,7 @@ from arena.tournament.planning import (
     games_plan,
     league_budget_note,
     league_games,
-    off_size_split,
+    stored_sitting,
 )
 from arena.tournament.scoring import spec_table_weight, swiss_table_size
 from arena.tournament.secrecy import secret_seed_note, seed_is_secret
@@ -126,7 +126,8 @@ class TournamentData:
     #: (``kinds=family, reclaim=strict``; RULES.md "House rules")
     rules: str = ""
     #: a Swiss field that does not divide into tables of its size: how it sits each round
-    #: ("4 + 4 + 3"), as ``arena status`` says it
+    #: ("4 + 4 + 3 each round"), or in the rounds a withdrawal or a late entrant makes so, as
+    #: ``arena status`` says it
     seating: str = ""
     #: a Swiss's withdrawn and late bots, as ``arena status`` names them under its standings:
     #: each line as pieces (``text``, and ``bot`` where the piece is a bot's name)
@@ -284,7 +285,7 @@ def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -
         history = _history(run)
         rounds = _rounds(store, info, games)
         full = tournament_leaderboard(conn, info, games, entrants, run)
-        seating = _seating(info, len(store.entrant_ids(info.id)))
+        seating = _seating(info, [bot.key for bot in entrants])
     board = leaderboard_json(full)
     all_versions: dict[str, Any] | None = None
     entries: list[dict[str, Any]] = []
@@ -318,12 +319,12 @@ def _field_changes(info: TournamentInfo) -> list[list[dict[str, Any]]]:
     return [[{"text": text, "bot": named} for text, named in line] for line in lines]
 
 
-def _seating(info: TournamentInfo, entries: int) -> str:
-    """How a Swiss field of ``entries`` sits each round, where that is not at tables of its
-    size only; else empty."""
+def _seating(info: TournamentInfo, entrants: list[str]) -> str:
+    """How a Swiss field sits, round by round, where a round does not sit at tables of its
+    size only (:func:`~arena.tournament.planning.swiss_sitting`); else empty."""
     if info.format != "swiss":
         return ""
-    return off_size_split(swiss_table_size(info.spec), entries) or ""
+    return stored_sitting(info.spec, swiss_table_size(info.spec), entrants) or ""
 
 
 def _rules(info: TournamentInfo) -> str:

@@ -31,6 +31,7 @@ from arena.rating.leaderboard import (
     LeaderboardRow,
     build_leaderboard,
     sort_leaderboard,
+    standings_leader,
 )
 from arena.rating.render import MACHINE_FORMATS, check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import RatingMemo
@@ -48,6 +49,8 @@ __all__ = [
     "newest_versions",
     "rating_footnote",
     "render_leaderboard",
+    "standings_note",
+    "standings_note_parts",
     "table_columns",
 ]
 
@@ -249,6 +252,26 @@ def leaderboard_title(board: Leaderboard) -> str:
             + ("mu - 3*sigma" if board.sort == "rating" else "points, then Buchholz"))
 
 
+def standings_note_parts(board: Leaderboard) -> list[tuple[str, bool]]:
+    """Under a Swiss ranked by rating, the line saying that its standings, the tournament's
+    result, rank by points and whom they put first, as pieces ``(text, is_a_name)`` (a page
+    isolates the name); none for another board. The rating's first is often not the
+    standings' first, and a class reading the board takes its first row for the winner."""
+    leader = standings_leader(board)
+    if not board.swiss or board.sort != "rating" or board.tournament is None \
+            or leader is None or not board.games:
+        return []
+    return [("Ranked by rating, not as the Swiss standings (the tournament's result), which "
+             "rank by points, then Buchholz: ", False), (leader.label, True),
+            (f" first (arena leaderboard {board.tournament.name} --sort points).", False)]
+
+
+def standings_note(board: Leaderboard) -> list[str]:
+    """:func:`standings_note_parts` as a line for a terminal (none for another board)."""
+    parts = standings_note_parts(board)
+    return ["".join(printable(text) if name else text for text, name in parts)] if parts else []
+
+
 def rating_footnote(board: Leaderboard) -> str:
     """The rating's settings, in a line under the table."""
     s = board.settings
@@ -313,6 +336,7 @@ def leaderboard_report(board: Leaderboard, fmt: str = "simple",
     spec = board.tournament.spec if board.tournament is not None else {}
     if board.swiss:
         lines.extend(field_lines(spec.get("withdrawn") or {}, spec.get("joined") or {}))
+        lines.extend(standings_note(board))
     if any(row.new_version for row in board.rows) and (columns is None or "note" in columns) \
             and "note" not in left_out:  # what the note column says, where it is shown
         league = board.tournament is not None and board.tournament.format == "league"

@@ -66,6 +66,7 @@ __all__ = [
     "compute_leaderboard",
     "rating_order",
     "sort_leaderboard",
+    "standings_leader",
     "tournament_leaderboard",
 ]
 
@@ -298,16 +299,27 @@ def sort_leaderboard(board: Leaderboard, order: str) -> Leaderboard:
     if order not in SORTS:
         raise ValueError(f"unknown order {order!r} (choose {' or '.join(SORTS)})")
     if order == "points":
-        # an entry's versions together, at its place in the standings (--continue)
-        # the last tie-break is the standings': entry order (arena status), then the key
-        board.rows.sort(key=lambda r: (r.standing or 0, -r.points, -r.ranking_buchholz,
-                                       -r.conservative, _unentered(r.entry), r.key))
+        board.rows.sort(key=_standings_key)
     else:
         board.rows.sort(key=lambda r: _by_rating(r.conservative, r.mu, r.key))
     for rank, row in enumerate(board.rows, start=1):
         row.rank = rank
     board.sort = order
     return board
+
+
+def _standings_key(row: LeaderboardRow) -> tuple[Any, ...]:
+    """A row's place by points: an entry's versions together, at its place in the standings
+    (--continue); the last tie-break is the standings': entry order (arena status), then
+    the key."""
+    return (row.standing or 0, -row.points, -row.ranking_buchholz, -row.conservative,
+            _unentered(row.entry), row.key)
+
+
+def standings_leader(board: Leaderboard) -> LeaderboardRow | None:
+    """The row the points order (a Swiss's standings) ranks first, whatever the board's
+    order; None without rows."""
+    return min(board.rows, key=_standings_key, default=None)
 
 
 def _unentered(entry: int | None) -> float:

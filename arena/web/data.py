@@ -32,7 +32,7 @@ from typing import Any
 
 from arena.common.names import shown_names
 from arena.engine.houserules import HouseRules
-from arena.rating.board_view import leaderboard_json, newest_versions
+from arena.rating.board_view import leaderboard_json, newest_versions, standings_note_parts
 from arena.rating.games import (
     StoredGame,
     TournamentInfo,
@@ -132,6 +132,9 @@ class TournamentData:
     #: a Swiss's withdrawn and late bots, as ``arena status`` names them under its standings:
     #: each line as pieces (``text``, and ``bot`` where the piece is a bot's name)
     field_changes: list[list[dict[str, Any]]] = field(default_factory=list)
+    #: a Swiss: that its board is ranked by rating, not as its standings, and whom those put
+    #: first, as ``arena leaderboard`` says it under the board (pieces as ``field_changes``)
+    standings_note: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def done(self) -> int:
@@ -308,7 +311,9 @@ def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -
                           names=shown_names([*keys, *h2h["bots"], *(k for g in rows
                                                                for k in g.seats)]),
                           rules=_rules(info), seating=seating,
-                          field_changes=_field_changes(info))
+                          field_changes=_field_changes(info),
+                          standings_note=[{"text": text, "bot": named} for text, named
+                                          in standings_note_parts(full)])
 
 
 def _field_changes(info: TournamentInfo) -> list[list[dict[str, Any]]]:

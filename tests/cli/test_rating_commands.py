@@ -527,6 +527,9 @@ def test_the_default_leaderboard_fits_100_columns(store: Path) -> None:
     assert code == 0 and out == _ALPHA_CUP
     assert max(len(line) for line in out.splitlines()) <= 100
     code, out, _ = run("leaderboard")  # Swiss, two seats: no byes, points equal wins
+    standings = ("Ranked by rating, not as the Swiss standings (the tournament's result), which "
+                 "rank by points, then Buchholz: bravo first (arena leaderboard beta-cup --sort "
+                 "points).\n")
     assert code == 0 and out == """\
 Leaderboard: beta-cup (swiss, stopped), 1 game rated; sorted by mu - 3*sigma
   rank  bot    version       mu    mu-3sigma    games    wins    win %    mean place    buchholz
@@ -535,7 +538,7 @@ Leaderboard: beta-cup (swiss, stopped), 1 game rated; sorted by mu - 3*sigma
      2  alpha  v1         20.60        -0.91        1       0      0.0          2.00        1.00
 TrueSkill mu=25 sigma=8.333 beta=4.167 tau=0 draw=0.1.
 Not shown: points (equal to wins), sigma; --wide shows every column.
-"""
+""" + standings
 
 
 def _on_a_terminal(*args: str, columns: int = 80) -> str:

@@ -759,8 +759,8 @@ def test_submit_refuses_a_taken_name(tmp_path: Path, bots: Path) -> None:
     again = submit(source, bots_dir=bots, check=lambda spec: checks.append(spec))
     assert again == resolve("alpha", bots) and checks == []  # idempotent: no check, no copy
     assert sorted(p.name for p in bots.iterdir()) == before
-    with pytest.raises(SubmitError, match="a bot named 'beta' is already registered "
-                                          r"\(version .*\); --update --name beta replaces it"):
+    with pytest.raises(SubmitError, match="the name 'BETA' is taken, but for case, by 'beta' "
+                                          r"\(registered, version .*\): choose another name"):
         submit(source, name="BETA", bots_dir=bots, check=passing)
     with pytest.raises(SubmitError, match="^--update replaces a bot under its registered "
                                           "name: --name beta$"):

@@ -269,10 +269,18 @@ def _existing(bots_dir: Path, spec: BotSpec, update: bool) -> BotSpec | Path | N
                                   "--update registers yours under its name, which then comes "
                                   "first (the sample stays in the checkout), or choose "
                                   "another name with --name")
+            if not update and existing != bot_name:
+                # often another author's bot (a class's 'Bea' beside 'bea'): another name
+                # first, and the case difference said, which the names alone hide
+                raise SubmitError(f"the name {bot_name!r} is taken, but for case, by "
+                                  f"{existing!r} (registered, version {other.version}): "
+                                  "choose another name with --name NAME, or, if "
+                                  f"{existing!r} is this bot, --update --name {existing} "
+                                  "replaces it with this version (its results stay with "
+                                  "the old one)")
             if not update:
-                how = "--update" if existing == bot_name else f"--update --name {existing}"
                 raise SubmitError(f"a bot named {existing!r} is already registered (version "
-                                  f"{other.version}); {how} replaces it with this version "
+                                  f"{other.version}); --update replaces it with this version "
                                   "(its results stay with the old one), or choose another "
                                   "name with --name")
             if existing != bot_name:

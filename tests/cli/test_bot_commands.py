@@ -252,12 +252,14 @@ def test_submit_registers_then_refuses_the_same_name(tmp_path: Path) -> None:
                               f"{version}); --update replaces it with this version (its "
                               "results stay with the old one), or choose another name with "
                               "--name\n")
-    # another case of the name: the refusal names the command that works
+    # another case of the name, often another author's bot (a class's 'Bea' beside 'bea'):
+    # the refusal says the names differ in case, offers another name first, and names the
+    # command that replaces the registered bot only for its own author
     cased = _run("submit", str(source), "--name", "Mine", bots_dir=bots)
-    assert cased.stderr == (f"Error: a bot named 'mine' is already registered (version "
-                            f"{version}); --update --name mine replaces it with this version "
-                            "(its results stay with the old one), or choose another name with "
-                            "--name\n")
+    assert cased.stderr == (f"Error: the name 'Mine' is taken, but for case, by 'mine' "
+                            f"(registered, version {version}): choose another name with --name "
+                            "NAME, or, if 'mine' is this bot, --update --name mine replaces it "
+                            "with this version (its results stay with the old one)\n")
     updated = _run("submit", str(source), "--name", "mine", "--update", bots_dir=bots)
     assert updated.exit_code == 0, updated.output
     new = resolve(bots / "mine.py").version

@@ -290,8 +290,14 @@ def _verdict(started: str, stored: str, *, same_spec: bool, refused: bool, faile
     if stored.endswith(", finished"):
         return (f"{started}; the stored tournament is finished: arena run has nothing left "
                 "to play (--fresh plays it anew)."), True
-    if failed and (not stored.startswith("holds") or starting < 2):
-        return f"{started}.", False
+    them, their = ("it", "its") if failed == 1 else ("them", "their")
+    if failed and starting < 2:
+        return (f"{started}: no game can be played (arena run needs two entries that start): "
+                f"fix {them} or take {them} out of the spec."), False
+    if failed and not stored.startswith("holds"):  # what arena run's refusal says to do
+        return (f"{started}, so arena run refuses the new tournament: fix {them} or take "
+                f"{them} out of the spec, or --no-trial plays anyway, each of {their} games "
+                "a forfeit."), False
     if failed:
         return (f"{started}: arena run resumes the stored tournament all the same, with a "
                 "warning, each of its games from here on a forfeit."), True

@@ -40,7 +40,9 @@ def test_check_starts_every_entry_and_plays_nothing(tmp_path: Path) -> None:
     assert lines[6].startswith("  FAIL  no_start@") and lines[6].endswith(
         ": exited before answering 'hello' (exit code 2); ImportError: No module named 'numpy' "
         "(deliberately) (at no_start.py line 3, in <module>)")
-    assert lines[7] == "1 of 3 entries does not start."
+    assert lines[7] == ("1 of 3 entries does not start, so arena run refuses the new "
+                        "tournament: fix it or take it out of the spec, or --no-trial plays "
+                        "anyway, each of its games a forfeit.")
     assert not db.exists(), "--check plays and stores nothing"
     good = write_spec(tmp_path / "good.yaml", db, name="check", bots=BOTS[:2], seed=2**62)
     result = runner.invoke(app, ["run", str(good), "--check"])
@@ -180,6 +182,10 @@ def test_a_field_where_fewer_than_two_entries_start_is_refused_before_storing(
     assert result.output.splitlines()[-1].startswith(
         "Error: no game can be played: 1 of 3 entries start in a trial run; no_start@")
     assert not db.exists(), "refused before anything is stored"
+    check = runner.invoke(app, ["run", str(spec), "--check"])  # says what to do, as the run
+    assert check.exit_code == 1 and check.stdout.splitlines()[-1] == (
+        "2 of 3 entries do not start: no game can be played (arena run needs two entries that "
+        "start): fix them or take them out of the spec.")
 
 
 def test_check_reads_the_edition_a_run_plays(tmp_path: Path) -> None:

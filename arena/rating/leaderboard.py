@@ -67,6 +67,7 @@ __all__ = [
     "rating_order",
     "sort_leaderboard",
     "standings_leader",
+    "standings_places",
     "tournament_leaderboard",
 ]
 
@@ -320,6 +321,13 @@ def standings_leader(board: Leaderboard) -> LeaderboardRow | None:
     """The row the points order (a Swiss's standings) ranks first, whatever the board's
     order; None without rows."""
     return min(board.rows, key=_standings_key, default=None)
+
+
+def standings_places(board: Leaderboard) -> dict[str, int]:
+    """Each row's key and its place (1 first) in the points order, a Swiss's standings,
+    whatever the board's order."""
+    return {row.key: place for place, row in enumerate(sorted(board.rows, key=_standings_key),
+                                                       start=1)}
 
 
 def _unentered(entry: int | None) -> float:

@@ -43,7 +43,7 @@ from arena.rating.games import (
     tournament_bots,
 )
 from arena.rating.h2h import compute_h2h, h2h_json
-from arena.rating.leaderboard import tournament_leaderboard
+from arena.rating.leaderboard import standings_places, tournament_leaderboard
 from arena.rating.standings import stored_game_points
 from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
 from arena.referee.failures import shown_detail
@@ -135,6 +135,9 @@ class TournamentData:
     #: a Swiss: that its board is ranked by rating, not as its standings, and whom those put
     #: first, as ``arena leaderboard`` says it under the board (pieces as ``field_changes``)
     standings_note: list[dict[str, Any]] = field(default_factory=list)
+    #: a Swiss: each bot key's place in its standings, which the leaderboard's sort follows
+    #: between equal values (two bots of equal points in Buchholz order); empty elsewhere
+    standings: dict[str, int] = field(default_factory=dict)
 
     @property
     def done(self) -> int:
@@ -313,7 +316,8 @@ def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -
                           rules=_rules(info), seating=seating,
                           field_changes=_field_changes(info),
                           standings_note=[{"text": text, "bot": named} for text, named
-                                          in standings_note_parts(full)])
+                                          in standings_note_parts(full)],
+                          standings=standings_places(full) if full.swiss else {})
 
 
 def _field_changes(info: TournamentInfo) -> list[list[dict[str, Any]]]:

@@ -58,3 +58,25 @@ def test_the_sites_board_names_the_standings_first(browser: Any, class_board: st
         assert browser.execute_script("return document.documentElement.scrollWidth") <= width
     finally:
         browser.set_window_size(1280, 800)
+
+
+@pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING)
+def test_the_sites_points_column_sorts_as_the_standings(browser: Any, class_board: str,
+                                                        class_path: Path) -> None:
+    """Sorted down by points, bots of equal points kept the board's rating order: a reader
+    sorting the board to see the standings saw a tie's lower Buchholz first. Now the order
+    `arena leaderboard --sort points` gives, down to its last tie-break."""
+    board = runner.invoke(app, ["leaderboard", class_db.NAME, "--db", str(class_path),
+                                "--sort", "points", "-f", "json"])
+    standings = [row["bot"] for row in json.loads(board.output)["bots"]]
+    browser.get("about:blank")
+    browser.get(class_board)
+    points = next(th for th in browser.find_elements("css selector", "#leaderboard thead th")
+                  if th.text == "points")
+    points.click()  # up: the fewest points first
+    points.click()  # down: the standings
+    assert points.get_attribute("aria-sort") == "descending"
+    shown = browser.execute_script(
+        "return [...document.querySelectorAll('#leaderboard tbody td.name')]"
+        ".map(c => c.getAttribute('data-value'))")
+    assert shown == standings

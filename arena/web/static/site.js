@@ -11,9 +11,14 @@
     var numeric = th.getAttribute("data-type") === "num";
     var asc = th.getAttribute("aria-sort") !== "ascending";
     var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+    // equal values go by a Swiss's standings (a row's data-standing, its place there), so
+    // the points column sorted down lists bots of equal points in Buchholz order, as the
+    // standings do, not in the order the board was in
+    function standing(row) { return parseFloat(row.getAttribute("data-standing")) || 0; }
     rows.sort(function (a, b) {
       var x = cellValue(a, i, numeric), y = cellValue(b, i, numeric);
-      return (x < y ? -1 : x > y ? 1 : 0) * (asc ? 1 : -1);
+      var order = (x < y ? -1 : x > y ? 1 : 0) || standing(b) - standing(a);
+      return order * (asc ? 1 : -1);
     });
     rows.forEach(function (r) { body.appendChild(r); });
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) { c.removeAttribute("aria-sort"); });

@@ -8,6 +8,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from arena.engine import standing_places
 from arena.tournament.editions import entry_indexes
 from arena.tournament.scoring import (
     Bye,
@@ -89,6 +90,8 @@ def scoring_inputs(games: Iterable[StandingsGame], byes: Iterable[tuple[int, int
         for seat, pts in enumerate(points):
             entry[1][seat] += pts
         if len(forfeits) < len(seats):  # an all-forfeit game is not rated (RATINGS.md)
-            rated.append(RatedGame(seats, tuple(placements)))
+            # rated on the places the leaderboard rates (a forfeit the table's last), so
+            # the standings' rating tie-break is the leaderboard's rating
+            rated.append(RatedGame(seats, tuple(standing_places(placements, forfeits))))
     played = [PlayedTable(r, seats, tuple(pts)) for (r, _), (seats, pts) in sorted(tables.items())]
     return played, [Bye(r, index[bot], Fraction(points)) for r, bot, points in byes], rated, n

@@ -386,6 +386,8 @@ def test_ray_plays_the_same_games_as_the_local_pool(
     assert all(cached.count(name) == 1 for name in ("collector", "greedy", "hashed")), cached
     stats = ray_executor.RayExecutor.last_stats
     assert stats is not None and stats.bundles == 3 and stats.retries == 0
+    # each table started its two bots and told so, with its referee's CPU, as locally
+    assert summary.bot_starts == 2 * stats.tables and summary.referee_cpu_s > 0
 
 
 def test_swiss_rounds_on_ray_match_the_local_pool(cluster: str, tmp_path: Path) -> None:
@@ -726,6 +728,68 @@ def test_a_killed_worker_loses_and_duplicates_no_game(
     assert summary.games_recorded == 24 and not summary.mismatches
     assert games(db, "ray-rr") == local_reference
 
+
+def _dying_first_attempt(dies: Callable[[TableTask], bool], after_a_game: bool) -> Any:
+    """A table task that plays as the real one, but whose worker process dies (``os._exit``,
+    as at a crash or a node lost) on the attempts ``dies`` picks: at once, or once it has sent
+    the first game of the table (the others it held never arrive)."""
+
+    def table(task: TableTask, fingerprint: str, *bundles: Any,
+              hold_s: float = GAME_BATCH_S) -> Any:
+        import dataclasses as dc
+        import os as process
+
+        from arena.tournament.ray_worker import play_table_stream
+        from arena.tournament.tasks import GameBatch as Batch
+
+        dying = dies(task)
+        if dying and not after_a_game:
+            process._exit(1)
+        for message in play_table_stream(task, fingerprint, *bundles, hold_s=hold_s):
+            if dying and isinstance(message, Batch):
+                yield dc.replace(message, games=message.games[:1])
+                process._exit(1)
+            yield message
+
+    return table
+
+
+def test_a_table_whose_worker_dies_after_sending_a_game_is_replayed_without_loss(
+    cluster: str, local_reference: list[tuple[Any, ...]], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first table's worker dies once it has sent one game, the others of its
+    tenth of a second held: the replay records those, and the game that arrived once only."""
+    monkeypatch.setattr(ray_executor, "play_table_stream", _dying_first_attempt(
+        lambda task: (task.round, task.table) == (1, 0) and not task.recorded, True))
+    db = tmp_path / "dies.db"
+    summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 2,
+                             backend="ray")
+    [lost] = [w for w in summary.warnings if "lost its Ray worker" in w]
+    assert lost.startswith("table r1/t0 lost its Ray worker (WorkerCrashedError: ")
+    assert lost.endswith("); replaying it (attempt 2 of 3), games already recorded are kept")
+    assert summary.state == "finished" and summary.games_recorded == 24
+    assert not summary.mismatches
+    assert games(db, "ray-rr") == local_reference
+
+
+def test_a_table_that_keeps_losing_its_worker_stops_the_run(
+        cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table whose worker dies at every attempt (a bot that brings its node down, say) is
+    tried three times, then the run stops with one line, rather than trying for ever."""
+    monkeypatch.setattr(ray_executor, "play_table_stream", _dying_first_attempt(
+        lambda task: (task.round, task.table) == (1, 0), False))
+    db = tmp_path / "always.db"
+    spec = load_spec(write_spec(tmp_path / "spec.yaml", db, rounds=1, games_per_match=1))
+    told: list[str] = []
+    with pytest.raises(ClusterError) as info:
+        run_tournament(spec, 2, backend="ray",
+                       report=lambda event: told.append(str(getattr(event, "text", ""))))
+    assert str(info.value).startswith("table r1/t0 lost its Ray worker 3 times (last: "
+                                      "WorkerCrashedError: ")
+    assert str(info.value).endswith("); stopping")
+    assert [text.partition("(attempt ")[2][:6] for text in told if "r1/t0 lost" in text] == [
+        "2 of 3", "3 of 3"]
 
 def test_resume_after_the_driver_is_killed(
     cluster: str, local_reference: list[tuple[Any, ...]], tmp_path: Path

@@ -434,6 +434,23 @@ def test_a_tables_games_come_batched_each_once_in_order_before_its_end(cluster: 
     assert len(batches) < count
 
 
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root may give a thread back niceness 0")
+def test_a_tables_bots_run_at_a_normal_niceness_as_on_the_local_pool(cluster: str) -> None:
+    """Ray starts its workers at niceness 15: a table's bots left there would get less of a
+    busy CPU than under the local pool, and lose on time what they win locally."""
+    task = replace(quick_table(2), bots=(spec_from_path(FIXTURES / "normal_nice.py"),
+                                         spec_from_path(Path(bot("last")))))
+    executor = ray_executor.RayExecutor(workers=1)
+    seen: list[Any] = []
+    try:
+        executor.run([task], seen.append)
+    finally:
+        executor.close()
+    assert isinstance(seen[-1], DoneMessage), seen
+    played = [game for m in seen if isinstance(m, GameBatch) for game in m.games]
+    assert [game.row["failures"] for game in played] == [[], []]
+
 @pytest.mark.parametrize("league", [True, False])
 def test_a_leagues_bot_updated_before_its_first_table_travels_as_the_kept_copy(
         cluster: str, tmp_path: Path, league: bool) -> None:

@@ -808,6 +808,28 @@ def test_a_table_that_keeps_losing_its_worker_stops_the_run(
     assert [text.partition("(attempt ")[2][:6] for text in told if "r1/t0 lost" in text] == [
         "2 of 3", "3 of 3"]
 
+
+def test_a_node_without_the_arena_package_stops_the_run_saying_so(
+        cluster: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table failing on Ray otherwise than by a lost worker stops the run with one line
+    (the table is not dropped), and a node that cannot import arena is told what to do."""
+
+    def table(task: TableTask, fingerprint: str, *bundles: Any,
+              hold_s: float = GAME_BATCH_S) -> Any:
+        raise ModuleNotFoundError("No module named 'arena'")
+        yield  # a generator, as the real task
+
+    monkeypatch.setattr(ray_executor, "play_table_stream", table)
+    executor = ray_executor.RayExecutor(workers=1)
+    try:
+        with pytest.raises(ClusterError) as info:
+            executor.run([quick_table(2)], lambda message: None)
+    finally:
+        executor.close()
+    assert str(info.value) == (
+        "table r1/t0: a Ray worker cannot import the arena package; install it on every node "
+        "(pip install -e '.[ray]' in a checkout; docs/CLUSTER.md)")
+
 def test_resume_after_the_driver_is_killed(
     cluster: str, local_reference: list[tuple[Any, ...]], tmp_path: Path
 ) -> None:

@@ -45,6 +45,23 @@ def test_an_address_alone_puts_the_run_on_ray(tmp_path: Path) -> None:
     assert result.stderr.count("\n") == 1 and not db.exists()
 
 
+
+def test_ray_address_in_the_environment_is_the_cluster_to_join(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``RAY_ADDRESS=HEAD:PORT`` works as ``--address`` (docs/CLUSTER.md) once the run is on
+    Ray: a private Ray is not started in its place."""
+    pytest.importorskip("ray", reason="Ray is not installed")
+    db = tmp_path / "arena.db"
+    spec = write_spec(tmp_path / "spec.yaml", db, **SPEC_FIELDS)
+    port = _free_port()
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
+    result = runner.invoke(app, ["run", str(spec), "--no-progress", "--no-trial",
+                                 "--backend", "ray"])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(
+        f"Error: cannot join the Ray cluster at 127.0.0.1:{port}: nothing accepts connections")
+    assert not db.exists()
+
 def test_an_address_for_the_local_pool_is_refused(tmp_path: Path) -> None:
     spec = write_spec(tmp_path / "spec.yaml", tmp_path / "arena.db", **SPEC_FIELDS)
     result = runner.invoke(app, ["run", str(spec), "--backend", "local",

@@ -54,6 +54,7 @@ from arena.tournament.tasks import (  # noqa: E402
     DoneMessage,
     ErrorMessage,
     GameBatch,
+    GameMessage,
     KeptCopyMessage,
     LogMessage,
     Message,
@@ -450,6 +451,58 @@ def test_a_tables_bots_run_at_a_normal_niceness_as_on_the_local_pool(cluster: st
     assert isinstance(seen[-1], DoneMessage), seen
     played = [game for m in seen if isinstance(m, GameBatch) for game in m.games]
     assert [game.row["failures"] for game in played] == [[], []]
+
+
+def test_a_tables_limits_reach_the_sandbox_on_its_node(cluster: str) -> None:
+    """The spec's limits travel with the table and bound its bots on the node that plays it,
+    as the local pool's (a bot that starts only under its spec's open-files limit)."""
+    task = replace(quick_table(2), limits={**LIMITS, "open_files": 40},
+                   bots=(spec_from_path(FIXTURES / "open_files_40.py"),
+                         spec_from_path(Path(bot("last")))))
+    executor = ray_executor.RayExecutor(workers=1)
+    seen: list[Any] = []
+    try:
+        executor.run([task], seen.append)
+    finally:
+        executor.close()
+    assert isinstance(seen[-1], DoneMessage), seen
+    played = [game for m in seen if isinstance(m, GameBatch) for game in m.games]
+    assert [game.row["failures"] for game in played] == [[], []]
+
+
+def test_a_tables_event_date_decides_its_first_seat_on_the_node(
+        cluster: str, tmp_path: Path) -> None:
+    """The event date travels with the table: the first seat goes to the most recent
+    ``last_read_page`` not after it (ruling 13), so a node reading today's date instead
+    seats another bot first than the local pool does."""
+    from arena.tournament.worker import play_table
+
+    seated = []
+    for name, page in (("late", "2026-11-30"), ("early", "2026-11-01")):
+        where = tmp_path / name
+        where.mkdir()
+        shutil.copy2(bot("first"), where / "first.py")
+        (where / "bot.yaml").write_text(f"name: {name}\nmodule: first.py\n"
+                                        f"last_read_page: {page}\n")
+        seated.append(spec_from_path(where))
+    task = replace(quick_table(2), bots=tuple(seated), event_date=dt.date(2026, 11, 29))
+
+    def starting_seats(messages: list[Any]) -> list[int]:
+        played = [game for m in messages if isinstance(m, GameBatch) for game in m.games]
+        played += [m for m in messages if isinstance(m, GameMessage)]
+        return [game.row["starting_seat"]
+                for game in sorted(played, key=lambda game: game.row["game_index"])]
+
+    local: list[Any] = []
+    play_table(task, local.append)
+    executor = ray_executor.RayExecutor(workers=1)
+    seen: list[Any] = []
+    try:
+        executor.run([task], seen.append)
+    finally:
+        executor.close()
+    assert len(starting_seats(local)) == 2
+    assert starting_seats(seen) == starting_seats(local)
 
 @pytest.mark.parametrize("league", [True, False])
 def test_a_leagues_bot_updated_before_its_first_table_travels_as_the_kept_copy(

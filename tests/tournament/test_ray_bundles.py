@@ -128,3 +128,18 @@ def test_the_fingerprint_changes_with_any_byte_of_the_code_that_plays(
     rules = copy / "engine" / "rulebook.py"
     rules.write_text(rules.read_text() + "\n# another rule\n")
     assert fingerprint() != ray_bundles.code_fingerprint()
+
+
+def test_a_damaged_cache_entry_is_written_anew(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, packed: Packed) -> None:
+    """A bot's copy on a node changed since it was written (by hand, a full disk, another
+    program): the next worker to seat the bot checks it, finds another version and writes it
+    again from the bundle, rather than run other code under the version's name."""
+    bundle, spec = packed
+    cache = tmp_path / "cache"
+    first = ray_bundles.materialize_bot(bundle, spec, cache=cache)
+    first.path.write_text("class Bot:\n    name = 'someone else'\n")
+    monkeypatch.setattr(ray_bundles, "_verified", set())  # another worker: nothing checked yet
+    again = ray_bundles.materialize_bot(bundle, spec, cache=cache)
+    assert again.path == first.path
+    assert again.path.read_bytes() == Path(spec.path).read_bytes()

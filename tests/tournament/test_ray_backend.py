@@ -799,10 +799,12 @@ def test_a_killed_worker_loses_and_duplicates_no_game(
     assert games(db, "ray-rr") == local_reference
 
 
-def _dying_first_attempt(dies: Callable[[TableTask], bool], after_a_game: bool) -> Any:
+def _dying_table(dies: Callable[[TableTask], bool], after_a_game: bool,
+                 once: Path | None = None) -> Any:
     """A table task that plays as the real one, but whose worker process dies (``os._exit``,
-    as at a crash or a node lost) on the attempts ``dies`` picks: at once, or once it has sent
-    the first game of the table (the others it held never arrive)."""
+    as at a crash or a node lost) on the tables ``dies`` picks, at every attempt or, given
+    ``once`` (a file the first attempt makes), at the first only: at once, or once it has
+    sent the first game of the table (the others it held never arrive)."""
 
     def table(task: TableTask, fingerprint: str, *bundles: Any,
               hold_s: float = GAME_BATCH_S) -> Any:
@@ -813,6 +815,11 @@ def _dying_first_attempt(dies: Callable[[TableTask], bool], after_a_game: bool) 
         from arena.tournament.tasks import GameBatch as Batch
 
         dying = dies(task)
+        if dying and once is not None:
+            try:
+                process.close(process.open(once, process.O_CREAT | process.O_EXCL))
+            except FileExistsError:
+                dying = False
         if dying and not after_a_game:
             process._exit(1)
         for message in play_table_stream(task, fingerprint, *bundles, hold_s=hold_s):
@@ -830,8 +837,8 @@ def test_a_table_whose_worker_dies_after_sending_a_game_is_replayed_without_loss
 ) -> None:
     """The first table's worker dies once it has sent one game, the others of its
     tenth of a second held: the replay records those, and the game that arrived once only."""
-    monkeypatch.setattr(ray_executor, "play_table_stream", _dying_first_attempt(
-        lambda task: (task.round, task.table) == (1, 0) and not task.recorded, True))
+    monkeypatch.setattr(ray_executor, "play_table_stream", _dying_table(
+        lambda task: (task.round, task.table) == (1, 0), True, once=tmp_path / "died"))
     db = tmp_path / "dies.db"
     summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 2,
                              backend="ray")
@@ -847,7 +854,7 @@ def test_a_table_that_keeps_losing_its_worker_stops_the_run(
         cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A table whose worker dies at every attempt (a bot that brings its node down, say) is
     tried three times, then the run stops with one line, rather than trying for ever."""
-    monkeypatch.setattr(ray_executor, "play_table_stream", _dying_first_attempt(
+    monkeypatch.setattr(ray_executor, "play_table_stream", _dying_table(
         lambda task: (task.round, task.table) == (1, 0), False))
     db = tmp_path / "always.db"
     spec = load_spec(write_spec(tmp_path / "spec.yaml", db, rounds=1, games_per_match=1))

@@ -928,6 +928,11 @@ def test_bench_ray_reports_both_backends_and_the_overhead(cluster: str, tmp_path
                 "record_bytes", "warmup_s"):
         assert key in data["overhead"], key
     assert "ray_vs_local_without_init" in data  # None when ray.init took the whole run
+    # "games a message" as the one Ray run counted them (each game once, the messages
+    # with the table's end and warnings)
+    stats = ray_executor.RayExecutor.last_stats
+    assert stats is not None and stats.games == data["games"]
+    assert data["overhead"]["games_per_message"] == pytest.approx(stats.games / stats.messages)
     assert "where the Ray overhead goes" in result.render()
 
 

@@ -436,38 +436,44 @@ def test_a_tables_games_come_batched_each_once_in_order_before_its_end(cluster: 
 
 
 
+
+def on_ray(tasks: list[TableTask]) -> list[Any]:
+    """The messages of ``tasks`` played by an executor of one worker on the module's Ray."""
+    executor = ray_executor.RayExecutor(workers=1)
+    seen: list[Any] = []
+    try:
+        executor.run(tasks, seen.append)
+    finally:
+        executor.close()
+    return seen
+
+
+def played(messages: list[Any]) -> list[GameMessage]:
+    """The games among ``messages``, sent alone or in batches, in their order in the table."""
+    found = [game for m in messages if isinstance(m, GameBatch) for game in m.games]
+    found += [m for m in messages if isinstance(m, GameMessage)]
+    return sorted(found, key=lambda game: game.row["game_index"])
+
+
+def assert_played_without_failures(task: TableTask) -> None:
+    seen = on_ray([task])
+    assert isinstance(seen[-1], DoneMessage), seen
+    assert [game.row["failures"] for game in played(seen)] == [[]] * task.games
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root may give a thread back niceness 0")
 def test_a_tables_bots_run_at_a_normal_niceness_as_on_the_local_pool(cluster: str) -> None:
     """Ray starts its workers at niceness 15: a table's bots left there would get less of a
     busy CPU than under the local pool, and lose on time what they win locally."""
-    task = replace(quick_table(2), bots=(spec_from_path(FIXTURES / "normal_nice.py"),
-                                         spec_from_path(Path(bot("last")))))
-    executor = ray_executor.RayExecutor(workers=1)
-    seen: list[Any] = []
-    try:
-        executor.run([task], seen.append)
-    finally:
-        executor.close()
-    assert isinstance(seen[-1], DoneMessage), seen
-    played = [game for m in seen if isinstance(m, GameBatch) for game in m.games]
-    assert [game.row["failures"] for game in played] == [[], []]
+    assert_played_without_failures(replace(quick_table(2), bots=(
+        spec_from_path(FIXTURES / "normal_nice.py"), spec_from_path(Path(bot("last"))))))
 
 
 def test_a_tables_limits_reach_the_sandbox_on_its_node(cluster: str) -> None:
     """The spec's limits travel with the table and bound its bots on the node that plays it,
     as the local pool's (a bot that starts only under its spec's open-files limit)."""
-    task = replace(quick_table(2), limits={**LIMITS, "open_files": 40},
-                   bots=(spec_from_path(FIXTURES / "open_files_40.py"),
-                         spec_from_path(Path(bot("last")))))
-    executor = ray_executor.RayExecutor(workers=1)
-    seen: list[Any] = []
-    try:
-        executor.run([task], seen.append)
-    finally:
-        executor.close()
-    assert isinstance(seen[-1], DoneMessage), seen
-    played = [game for m in seen if isinstance(m, GameBatch) for game in m.games]
-    assert [game.row["failures"] for game in played] == [[], []]
+    assert_played_without_failures(replace(
+        quick_table(2), limits={**LIMITS, "open_files": 40},
+        bots=(spec_from_path(FIXTURES / "open_files_40.py"), spec_from_path(Path(bot("last"))))))
 
 
 def test_a_tables_event_date_decides_its_first_seat_on_the_node(
@@ -487,22 +493,11 @@ def test_a_tables_event_date_decides_its_first_seat_on_the_node(
         seated.append(spec_from_path(where))
     task = replace(quick_table(2), bots=tuple(seated), event_date=dt.date(2026, 11, 29))
 
-    def starting_seats(messages: list[Any]) -> list[int]:
-        played = [game for m in messages if isinstance(m, GameBatch) for game in m.games]
-        played += [m for m in messages if isinstance(m, GameMessage)]
-        return [game.row["starting_seat"]
-                for game in sorted(played, key=lambda game: game.row["game_index"])]
-
     local: list[Any] = []
     play_table(task, local.append)
-    executor = ray_executor.RayExecutor(workers=1)
-    seen: list[Any] = []
-    try:
-        executor.run([task], seen.append)
-    finally:
-        executor.close()
-    assert len(starting_seats(local)) == 2
-    assert starting_seats(seen) == starting_seats(local)
+    locally = [game.row["starting_seat"] for game in played(local)]
+    assert len(locally) == 2
+    assert [game.row["starting_seat"] for game in played(on_ray([task]))] == locally
 
 @pytest.mark.parametrize("league", [True, False])
 def test_a_leagues_bot_updated_before_its_first_table_travels_as_the_kept_copy(

@@ -617,16 +617,10 @@ def test_a_version_seated_from_its_kept_copy_is_packed_once(
         return real_pack(spec, kept_copies)
 
     monkeypatch.setattr(ray_executor, "pack_bot", counted)
-    executor = ray_executor.RayExecutor(workers=1)
-    seen: list[Any] = []
-    try:
-        executor.run(tasks, seen.append)
-    finally:
-        executor.close()
+    seen = on_ray(tasks)
     assert sorted(packed) == ["first", "last"]
     assert sum(isinstance(m, DoneMessage) for m in seen) == 2
-    played = [game for m in seen if isinstance(m, GameBatch) for game in m.games]
-    assert len(played) == 4 and all(game.row["failures"] == [] for game in played)
+    assert [game.row["failures"] for game in played(seen)] == [[]] * 4
 
 
 def test_a_cancelled_table_ends_its_bots(cluster: str) -> None:

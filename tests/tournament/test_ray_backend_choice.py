@@ -62,12 +62,16 @@ def test_ray_address_in_the_environment_is_the_cluster_to_join(
         f"Error: cannot join the Ray cluster at 127.0.0.1:{port}: nothing accepts connections")
     assert not db.exists()
 
-def test_an_address_for_the_local_pool_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("flags", "said"), [
+    (["--backend", "local", "--address", "127.0.0.1:6379"],
+     "--address is a Ray cluster address; it needs --backend ray"),
+    (["--backend", "rey"], "unknown backend 'rey' (choose local or ray)")])
+def test_a_backend_the_run_cannot_take_is_a_usage_error(
+        tmp_path: Path, flags: list[str], said: str) -> None:
     spec = write_spec(tmp_path / "spec.yaml", tmp_path / "arena.db", **SPEC_FIELDS)
-    result = runner.invoke(app, ["run", str(spec), "--backend", "local",
-                                 "--address", "127.0.0.1:6379"])
-    assert result.exit_code == 2
-    assert "--address is a Ray cluster address; it needs --backend ray" in result.stderr
+    result = runner.invoke(app, ["run", str(spec), "--no-progress", *flags])
+    assert result.exit_code == 2, result.output
+    assert said in result.stderr
     assert not (tmp_path / "arena.db").exists()
 
 

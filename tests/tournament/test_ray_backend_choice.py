@@ -18,6 +18,7 @@ from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
 )
 
 from arena.cli.main import app
+from arena.errors import ClusterError
 
 SPEC_FIELDS: dict[str, Any] = {"format": "round_robin", "bots": ["greedy", "collector"],
                                "rounds": None, "games_per_match": 1}
@@ -119,3 +120,22 @@ def test_a_private_ray_has_the_workers_cpus_and_joins_no_running_cluster(
         executor.close()
     assert len(started) == 1
     assert (started[0].get("address"), started[0].get("num_cpus")) == ("local", 3)
+
+
+def test_an_ipv6_head_in_brackets_is_tried_not_taken_for_an_unknown_host() -> None:
+    """``--address [::1]:PORT``, as Ray writes an IPv6 head: the check before joining reaches
+    that address rather than stopping at the brackets as an unknown host name."""
+    pytest.importorskip("ray", reason="Ray is not installed")
+    from arena.tournament.ray_executor import RayExecutor
+
+    try:
+        with socket.socket(socket.AF_INET6) as probe_socket:
+            probe_socket.bind(("::1", 0))
+            port = probe_socket.getsockname()[1]
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    with pytest.raises(ClusterError) as info:
+        RayExecutor(workers=1, address=f"[::1]:{port}").start(1)
+    assert str(info.value).startswith(
+        f"cannot join the Ray cluster at [::1]:{port}: nothing accepts connections at "
+        f"::1:{port} (Connection refused)")

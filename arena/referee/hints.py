@@ -136,7 +136,7 @@ _NOT_RUN = re.compile(r"not found|No such file or directory|Permission denied|Ex
 #: A log line naming an error: ``ValueError: ...``, ``panicked at``, ``Exception in ...``.
 _ERROR_LINE = re.compile(r"(?i)\b(\w*(error|exception)|panic(ked)?|fatal|abort(ed)?)\b")
 #: How the kit's runner begins its note on an ``act()`` result that is no index.
-_KIT_NOTE = "[runner] act() returned "
+_KIT_NOTE = "[runner] act() "
 #: A frame of a Java stack trace, and the line that stands for the frames a cause shares.
 _JAVA_FRAME = re.compile(r"^(?:at [\w$.<>/-]+\(.*\)|\.\.\. \d+ more)$")
 #: How many lines back from the end of the log an error line is looked for.
@@ -196,8 +196,9 @@ def stdout_note(lines: list[bytes], said: int | None = None, more: bool = False)
 
 
 def explained(exc: ProtocolError, log: Callable[[], str]) -> str:
-    """The protocol error of an answer, hinted; a null choice also quotes the kit's note on
-    what ``act()`` returned (a string, a float, None...), which ends the bot's ``log()``."""
+    """The protocol error of an answer, hinted; a null choice is told in the words of the
+    kit's note on what ``act()`` returned (a string, a float, None...) and what to return,
+    which ends the bot's ``log()``: its author wrote no 'action' line to look for."""
     detail = hinted(exc)
     earlier = _EARLIER_ID.match(detail)
     if earlier and int(earlier[1]) < int(earlier[2]):
@@ -205,7 +206,7 @@ def explained(exc: ProtocolError, log: Callable[[], str]) -> str:
     if detail.endswith("'choice', got null"):
         tail = log().rstrip().rpartition("\n")[2]
         if tail.startswith(_KIT_NOTE):
-            detail += f"; the bot's log says: {printable(tail)[:QUOTE_CHARS]}"
+            detail = printable(tail.removeprefix("[runner] "))[:2 * QUOTE_CHARS]
     return detail
 
 

@@ -11,6 +11,7 @@ import datetime as dt
 import functools
 import inspect
 import operator
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # imported lazily: a bot file named random.py must not shadow
 
     from arena.engine.houserules import HouseRules
 
-__all__ = ["Bot", "GameEnd", "GameStart", "Request", "as_index", "was_configured"]
+__all__ = ["Bot", "GameEnd", "GameStart", "Request", "as_index", "not_an_index", "was_configured"]
 
 #: The key in a bot's ``__dict__`` saying ``configure`` has returned once (a subclass's own
 #: ``configure`` is wrapped to note it, whether or not it calls ``super().configure``).
@@ -39,6 +40,26 @@ def as_index(choice: object) -> int | None:
     if not isinstance(choice, bool) and isinstance(choice, SupportsIndex):
         return operator.index(choice)
     return None
+
+
+def not_an_index(bot: Bot, choice: object, legal: list[dict[str, Any]]) -> str:
+    """What the kit logs of an ``act()`` result that is no index: what it was, where ``act``
+    is, and what to return instead (the option's index where the result is an option of
+    ``legal`` or a value one of them holds, as a beginner returns ``"hold"``)."""
+    code = getattr(inspect.unwrap(type(bot).act), "__code__", None)
+    where = f" ({os.path.basename(code.co_filename)} line {code.co_firstlineno})" if code else ""
+    named = [index for index, option in enumerate(legal)
+             if (isinstance(choice, dict) and choice == option)
+             or (isinstance(choice, str) and choice in option.values())]
+    if choice is None:
+        advice = "every way through act() must end in 'return INDEX'"
+    elif named:
+        advice = (f"return the option's index ({named[0]} here)" if len(named) == 1 else
+                  f"return the index of the option you mean ({', '.join(map(str, named))})")
+    else:
+        advice = f"return an int from 0 to {len(legal) - 1}"
+    return (f"act(){where} returned {choice!r:.60} ({type(choice).__name__}), not an int index "
+            f"into request.legal: {advice}")
 
 
 @dataclass(slots=True)

@@ -16,7 +16,7 @@ from typing import Protocol
 from arena.errors import ProtocolError
 from arena.protocol import messages
 from arena.sdk import stackdump
-from arena.sdk.bot import Bot, GameEnd, GameStart, Request, as_index
+from arena.sdk.bot import Bot, GameEnd, GameStart, Request, as_index, not_an_index
 from arena.sdk.line_request import LineRequest
 
 __all__ = ["Lines", "serve"]
@@ -98,9 +98,8 @@ def _answer(bot: Bot, request: Request, out_fd: int) -> None:
     choice = bot.act(request)
     index = as_index(choice)
     if index is None:
-        bot.log(f"[runner] act() returned {choice!r} ({type(choice).__name__}), not an int "
-                "index into request.legal: sent as no choice, which the referee counts as a "
-                "strike")
+        bot.log(f"[runner] {not_an_index(bot, choice, request.legal)}; sent as no choice "
+                "(a strike)")
     _write(out_fd, messages.action(id_, index))
 
 

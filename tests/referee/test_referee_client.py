@@ -245,19 +245,20 @@ def test_a_timeout_names_the_line_of_unknown_type_the_bot_wrote_instead() -> Non
 
 def test_a_null_choice_quotes_the_kits_note_on_what_act_returned() -> None:
     """The kit sends a null choice for an act() result that is no index and says why in the
-    log: the strike quotes it (a student would otherwise look for a None)."""
-    note = ("[runner] act() returned '1' (str), not an int index into request.legal: sent as "
-            "no choice, which the referee counts as a strike")
+    log: the strike is told in its words (a student would otherwise look for a None, or for
+    an 'action' line they never wrote)."""
+    note = ("act() (my_bot.py line 9) returned '1' (str), not an int index into "
+            "request.legal: return an int from 0 to 1; sent as no choice (a strike)")
 
     def respond(message: dict[str, Any]) -> Any:
-        conn.log += f"thinking\n{note}\n"
+        conn.log += f"thinking\n[runner] {note}\n"
         return b'{"type":"action","id":%d,"choice":null}' % message["id"]
 
     conn = FakeConnection(respond=respond)
     client = started(conn)
     result = act(client)
-    assert result.failure is not None and result.failure.detail == (
-        f"'action' needs an integer 'choice', got null; the bot's log says: {note}")
+    # in the kit's words: the author wrote no 'action' line to look for
+    assert result.failure is not None and result.failure.detail == note
     conn.log += "something else\n"  # a raw bot's unrelated log line is not quoted
     conn.respond = lambda m: b'{"type":"action","id":%d,"choice":null}' % m["id"]
     assert act(client).failure.detail == "'action' needs an integer 'choice', got null"

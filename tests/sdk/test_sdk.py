@@ -706,8 +706,10 @@ def test_an_answer_that_is_not_an_int_is_a_strike_not_a_crash(
     assert [a["choice"] for a in answers] == [None, None, 1, None, None, 1, 1]
     assert [a["id"] for a in answers] == list(range(7))
     log = capsys.readouterr().err.splitlines()
-    assert log[0] == ("[runner] act() returned None (NoneType), not an int index into "
-                      "request.legal: sent as no choice, which the referee counts as a strike")
+    where = f"test_sdk.py line {Sloppy.act.__code__.co_firstlineno}"
+    assert log[0] == (f"[runner] act() ({where}) returned None (NoneType), not an int index "
+                      "into request.legal: every way through act() must end in 'return "
+                      "INDEX'; sent as no choice (a strike)")
     assert [line.split(" returned ")[1].split(",")[0] for line in log] == [
         "None (NoneType)", "1.0 (float)", "None (NoneType)", "True (bool)"]
     with pytest.raises(ProtocolError, match="'action' needs an integer 'choice'"):

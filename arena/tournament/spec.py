@@ -34,13 +34,13 @@ from pydantic import (
     field_validator,
 )
 
-from arena.common.printable import brief_repr
+from arena.common.printable import brief_repr, shell_word
 from arena.common.suggest import did_you_mean
 from arena.common.yamlfile import UniqueKeyLoader, yaml_problem
 from arena.engine.houserules import HouseRules
 from arena.errors import BotError, RulesError, SandboxError, SpecError
 from arena.referee.match import PONDER, split_limits
-from arena.registry import BotSpec, expanded
+from arena.registry import SAMPLE_BOTS_DIR, BotSpec, expanded
 from arena.sandbox import Limits
 from arena.tournament.dealbook import book_digest, read_deal_book
 from arena.tournament.entries import (
@@ -547,6 +547,17 @@ def _read_deals(spec: TournamentSpec, base: Path | None) -> list[str]:
 _MAX_SPEC_BYTES: Final = 4 * 2**20
 
 
+def _sample_spec_hint(file: Path) -> str:
+    """Where the arena's own spec of that name lies, for a user who typed a shipped spec's
+    path (``tournaments/league.yaml``) in a directory of their own; empty for none."""
+    samples = SAMPLE_BOTS_DIR.parent / "tournaments"
+    sample = samples / file.name
+    if file.is_absolute() or file.parent.name not in ("", "tournaments") or not sample.is_file():
+        return ""
+    return (f" (the arena's sample specs are in {shell_word(str(samples))}: arena run "
+            f"{shell_word(str(sample))})")
+
+
 def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None,
               stand_ins: Mapping[int, BotSpec] | None = None) -> TournamentSpec:
     """Read, parse and validate a tournament spec file (see :func:`spec_from_mapping`), with
@@ -554,7 +565,7 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None,
     whose files are gone."""
     file = Path(path)
     if not file.exists():
-        raise SpecError(f"no tournament spec at {file}")
+        raise SpecError(f"no tournament spec at {file}{_sample_spec_hint(file)}")
     if file.is_dir():
         raise SpecError(f"{file} is a directory, not a tournament spec (a .yaml file)")
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shlex
 import shutil
 from pathlib import Path
 
@@ -631,6 +632,24 @@ def test_cli_missing_spec(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", str(tmp_path / "nope.yaml")])
     assert result.exit_code == 1
     assert result.stderr == f"Error: no tournament spec at {tmp_path / 'nope.yaml'}\n"
+
+
+def test_cli_missing_sample_spec_says_where_the_arenas_specs_are(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A student following the README from a folder of their own types the checkout's
+    relative path: the error gives the path that works."""
+    monkeypatch.chdir(tmp_path)
+    samples = SAMPLE_BOTS_DIR.parent / "tournaments"
+    league = shlex.quote(str(samples / "league.yaml"))
+    for typed in ("tournaments/league.yaml", "league.yaml"):
+        result = runner.invoke(app, ["run", typed])
+        assert result.exit_code == 1
+        assert result.stderr == (
+            f"Error: no tournament spec at {typed} (the arena's sample specs are in "
+            f"{shlex.quote(str(samples))}: arena run {league})\n")
+    for typed in ("tournaments/nope.yaml", "other/league.yaml"):
+        assert runner.invoke(app, ["run", typed]).stderr == (
+            f"Error: no tournament spec at {typed}\n")
 
 
 def test_cli_bad_yaml(tmp_path: Path) -> None:

@@ -154,7 +154,14 @@ _HOOKS = (("act", "request"), ("on_game_start", "game"), ("on_event", "event"),
 def _check_hooks(bot: Bot) -> None:
     """Refuse a hook the runner could not call with its one argument (``def act(self)``,
     the request left out): the call would raise a ``TypeError`` naming no line of the bot,
-    at its first decision. Told at start-up with where the hook is and what to write."""
+    at its first decision. Told at start-up with where the hook is and what to write; so is
+    a bot with no ``act`` at all (named otherwise, ``choose``)."""
+    if type(bot).act is Bot.act:
+        own = [name for name, value in vars(type(bot)).items()
+               if inspect.isfunction(value) and not name.startswith("_")]
+        defines = f" ({type(bot).__name__} defines {', '.join(own)})" if own else ""
+        raise BotLoadError(f"{type(bot).__name__} has no act(self, request), which the kit "
+                           f"calls at every decision{defines}: write def act(self, request)")
     for hook, argument in _HOOKS:
         method = getattr(bot, hook, None)
         if getattr(type(bot), hook, None) is getattr(Bot, hook) or not callable(method):

@@ -41,6 +41,9 @@ def _run(tmp_path: Path, body: str) -> subprocess.CompletedProcess[bytes]:
     ("    def act(self, request, depth):\n        return 0\n",
      "MyBot.act(self, request, depth) (my_bot.py line 5) is called with one argument, the "
      "request: write def act(self, request)"),
+    ("    def choose(self, request):\n        return 0\n",
+     "MyBot has no act(self, request), which the kit calls at every decision (MyBot defines "
+     "choose): write def act(self, request)"),
 ])
 def test_a_hook_missing_its_argument_is_refused_at_start_up(
         tmp_path: Path, body: str, told: str) -> None:

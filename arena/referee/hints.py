@@ -18,6 +18,7 @@ from arena.referee.copy_paths import COPY_DIR, copy_boxes, in_copy
 from arena.referee.log_lines import library_missing, writes_own_files
 from arena.registry.botspec import REGISTRY_FILE
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
+from arena.sdk.kitnames import kit_import_hint
 
 __all__ = ["BAD_JSON_HINT", "HINT", "JVM_HINT", "LIBRARY_HINT", "MODULE_HINT", "NOT_JSON_HINT",
            "NO_READY_HINT", "OWN_FILE_ONLY_HINT", "READ_ONLY_ANY_HINT", "RESERVE_HINT",
@@ -411,7 +412,7 @@ def _error_hint(error: str, bot_path: str | Path | None, look_beside: bool) -> s
     if _PYTHON_THREAD_FAILED.match(error):
         return THREAD_HINT
     if not error.startswith("ModuleNotFoundError"):
-        return ""
+        return kit_import_hint(error) or ""
     # beside a single file lie files not the bot's, unless its author runs it
     unread = (requirements_hint(bot_path) if bot_path is not None
               and (look_beside or not single) else None)

@@ -9,9 +9,18 @@ A kit module's ``__getattr__`` (see :func:`misplaced`) answers such a name with 
 
 from __future__ import annotations
 
+import importlib
+import re
 from collections.abc import Mapping
 
-__all__ = ["misplaced"]
+from arena.common.suggest import closest
+
+__all__ = ["kit_import_hint", "misplaced"]
+
+#: Python's own words for a name a kit module lacks: ``... from 'arena.sdk' (/path/...)``,
+#: not the words of :func:`misplaced`, which say where the name is.
+_KIT_IMPORT = re.compile(r"^ImportError: cannot import name '(\w+)' from "
+                         r"'(arena\.sdk(?:\.\w+)*)'(?: \(|$)")
 
 
 def misplaced(module: str, name: str, elsewhere: Mapping[str, str]) -> ImportError | AttributeError:
@@ -21,3 +30,22 @@ def misplaced(module: str, name: str, elsewhere: Mapping[str, str]) -> ImportErr
         return ImportError(f"cannot import name {name!r} from {module!r}: {elsewhere[name]}",
                            name=module)
     return AttributeError(f"module {module!r} has no attribute {name!r}")
+
+
+def kit_import_hint(error: str) -> str | None:
+    """``hint: did you mean 'Bot'? arena.sdk offers Bot, GameEnd, ...`` for a traceback's last
+    line ``error`` that is a name a bot imports from a kit module lacking it (``from
+    arena.sdk import BotBase``): what the module offers, the name it most likely misspells
+    first, whatever its case. None for any other line. The kit's names are public, so the
+    hint may be shown to anyone."""
+    found = _KIT_IMPORT.match(error)
+    if found is None:
+        return None
+    try:
+        offered = sorted(importlib.import_module(found[2]).__all__)
+    except (ImportError, AttributeError):
+        return None
+    by_case = {name.lower(): name for name in offered}
+    meant = closest(found[1].lower(), by_case)
+    guess = f"did you mean {by_case[meant]!r}? " if meant is not None else ""
+    return f"hint: {guess}{found[2]} offers {', '.join(offered)}"

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from arena.common.suggest import closest
 
-__all__ = ["kit_import_hint", "misplaced"]
+__all__ = ["MODULE_AS_BASE_HINT", "kit_import_hint", "misplaced"]
 
 #: Python's own words for a name a kit module lacks: ``... from 'arena.sdk' (/path/...)``,
 #: not the words of :func:`misplaced`, which say where the name is.
@@ -31,13 +31,24 @@ def misplaced(module: str, name: str, elsewhere: Mapping[str, str]) -> ImportErr
                            name=module)
     return AttributeError(f"module {module!r} has no attribute {name!r}")
 
+#: Python's words for a class derived from a module (``class MyBot(bot)`` after ``from
+#: arena.sdk import bot``, which imports the kit's module of that name), in 3.11 and 3.12.
+_MODULE_AS_BASE = re.compile(r"^TypeError: module(?:\.__init__)?\(\) takes at most 2 "
+                             r"arguments \(3 given\)$")
+MODULE_AS_BASE_HINT = ("hint: a class derives from a module, not from a class (from arena.sdk "
+                       "import bot imports the kit's module bot): write from arena.sdk import "
+                       "Bot and class MyBot(Bot)")
+
 
 def kit_import_hint(error: str) -> str | None:
     """``hint: did you mean 'Bot'? arena.sdk offers Bot, GameEnd, ...`` for a traceback's last
     line ``error`` that is a name a bot imports from a kit module lacking it (``from
     arena.sdk import BotBase``): what the module offers, the name it most likely misspells
-    first, whatever its case. None for any other line. The kit's names are public, so the
-    hint may be shown to anyone."""
+    first, whatever its case; :data:`MODULE_AS_BASE_HINT` for a class derived from a module.
+    None for any other line. The kit's names are public, so the hint may be shown to
+    anyone."""
+    if _MODULE_AS_BASE.match(error):
+        return MODULE_AS_BASE_HINT
     found = _KIT_IMPORT.match(error)
     if found is None:
         return None

@@ -41,6 +41,18 @@ def test_a_kit_name_in_another_case_is_offered_with_what_the_module_offers(
         assert not _hint(tmp_path, line).startswith("hint:")
 
 
+def test_a_class_derived_from_the_kits_module_is_told_to_derive_from_bot(
+        tmp_path: Path) -> None:
+    """``from arena.sdk import bot`` imports the module: ``class MyBot(bot)`` then fails with
+    Python's words about a module's arguments, which name nothing the author wrote."""
+    told = ("hint: a class derives from a module, not from a class (from arena.sdk import bot "
+            "imports the kit's module bot): write from arena.sdk import Bot and class "
+            "MyBot(Bot)")
+    for line in ("TypeError: module() takes at most 2 arguments (3 given)",
+                 "TypeError: module.__init__() takes at most 2 arguments (3 given)"):
+        assert _hint(tmp_path, line) == told
+
+
 @pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
 def test_check_bot_says_what_the_kit_offers(tmp_path: Path) -> None:
     bot = tmp_path / "wrong.py"

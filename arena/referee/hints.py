@@ -17,6 +17,7 @@ from arena.errors import ProtocolError
 from arena.referee.copy_paths import COPY_DIR, copy_boxes, in_copy
 from arena.referee.log_lines import library_missing, writes_own_files
 from arena.registry.botspec import REGISTRY_FILE
+from arena.registry.manifest import module_metadata
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 from arena.sdk.kitnames import kit_import_hint
 
@@ -477,9 +478,11 @@ def requirements_hint(bot_path: str | Path) -> str | None:
                 f"{_REQUIREMENTS_FILE}' ('Using packages' in docs/BOTS.md)")
     manifest = home / "bot.yaml"
     if not manifest.is_file():
-        # a bot.yaml holding the requirements alone is refused ('name' is required)
+        # a bot.yaml holding the requirements alone is refused ('name' is required); the
+        # name it is registered under now (its class's), which a bot.yaml's would replace
+        own = module_metadata(home / "bot.py").get("name") if (home / "bot.py").is_file() else None
         return (f"{HINT}{_REQUIREMENTS_FILE} is read only when a bot.yaml names it: write one "
-                f"('name: {printable(home.name)[:QUOTE_CHARS]}', 'module: bot.py', "
+                f"('name: {printable(str(own or home.name))[:QUOTE_CHARS]}', 'module: bot.py', "
                 f"'requirements: {_REQUIREMENTS_FILE}') and the arena installs it for the bot "
                 "('Using packages' in docs/BOTS.md)")
     try:

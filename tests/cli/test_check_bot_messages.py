@@ -112,6 +112,20 @@ def test_a_requirements_file_bot_yaml_does_not_name_is_pointed_at(tmp_path: Path
                               "installs it for the bot ('Using packages' in docs/BOTS.md)")
 
 
+def test_the_bot_yaml_a_hint_offers_keeps_the_name_the_bot_has(tmp_path: Path) -> None:
+    """A class named 'my-np' in npbot/ is registered as my-np: the bot.yaml the hint offers
+    said 'name: npbot', which would have renamed it."""
+    bot = tmp_path / "npbot"
+    bot.mkdir()
+    (bot / "bot.py").write_text("import numpy\nfrom arena.sdk import Bot\n\n\n"
+                                "class MyBot(Bot):\n    name = 'my-np'\n")
+    (bot / "requirements.txt").write_text("numpy\n")
+    assert requirements_hint(bot) == (
+        "hint: requirements.txt is read only when a bot.yaml names it: write one ('name: my-np', "
+        "'module: bot.py', 'requirements: requirements.txt') and the arena installs it for the "
+        "bot ('Using packages' in docs/BOTS.md)")
+
+
 def test_a_requirements_file_beside_a_single_file_bot_is_pointed_at(tmp_path: Path) -> None:
     bot = tmp_path / "single.py"
     bot.write_text("import numpy\n")

@@ -187,7 +187,8 @@ def check_bot_command(
         bot = configured(path, settings, "options")
     limits = limits_of(decision_ms, startup_ms=startup_ms, memory_mb=memory_mb)
     report = check_bot(bot, games=games, seed=seed, limits=limits,
-                       on_item=None if as_json else _print_item, on_wait=_print_wait)
+                       on_item=None if as_json else _print_item, on_wait=_print_wait,
+                       on_game=None if as_json else _print_game)
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -219,6 +220,18 @@ def _print_header(report: CheckReport) -> None:
     if report.packages:
         typer.echo(wrapped(f"Packages: {', '.join(report.packages)} (installed for it; its "
                            "version names them)"))
+
+
+#: How long the check's games may go on without a word before each one played is told.
+PROGRESS_AFTER_S = 2.0
+
+
+def _print_game(done: int, games: int, seconds: float) -> None:
+    """Say how far the check's games are once they have gone on a while (on stderr): a bot
+    that thinks near its limit takes a minute over them, with no line between the
+    metadata's and the decisions' to show it is not stuck."""
+    if done < games and seconds >= PROGRESS_AFTER_S:
+        typer.echo(f"played {done} of {games} games ({seconds:.0f} s)...", err=True)
 
 
 def _print_wait(bot: str, what: str, limit_ms: int) -> None:

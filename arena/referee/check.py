@@ -138,13 +138,15 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
               bots_dir: Path | None = None,
               on_item: Callable[[CheckReport, CheckItem], None] | None = None,
               on_wait: Callable[[str, str, int], None] | None = None,
-              wait_notice_s: float = WAIT_NOTICE_S, look_beside: bool = True) -> CheckReport:
+              wait_notice_s: float = WAIT_NOTICE_S, look_beside: bool = True,
+              on_game: Callable[[int, int, float], None] | None = None) -> CheckReport:
     """Run the compliance checklist on one bot; never raises for the bot's misbehaviour.
     ``on_item`` is told of each item as it is decided; ``on_wait`` of ``(bot, what,
     limit_ms)`` when a wait for the bot's answer (``what``: ``'hello'``, ``a 'turn'
     decision``) has lasted ``wait_notice_s``. ``look_beside``: the hints may say what lies
     beside a single-file bot's file (its author checks it); False where the report is
-    stored or shown to others (a league's vet)."""
+    stored or shown to others (a league's vet). ``on_game`` is told after each game the check
+    goes on from: ``(games played, games, seconds its games have taken)``."""
     spec = with_environment(bot if isinstance(bot, BotSpec) else resolve(bot, bots_dir))
     limits = limits or Limits()
     client = BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
@@ -174,7 +176,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
             report.add(CheckItem("registry name", False,
                                  f"{problem} (arena submit --name NAME picks one)"))
         first_pid = client.pid
-        play = _play_games(client, spec.key, games, seed)
+        play = _play_games(client, spec.key, games, seed, on_game)
         sizes = sorted({TABLE_SIZES[g % len(TABLE_SIZES)] for g in range(games)})
         report.add(_decisions_item(client, play.failures, play.decisions, play.played, limits,
                                    sizes, play.forfeits, play.skipped))
@@ -218,10 +220,13 @@ class _CheckGames:
     skipped: int = 0
 
 
-def _play_games(client: BotClient, key: str, games: int, seed: int) -> _CheckGames:
+def _play_games(client: BotClient, key: str, games: int, seed: int,
+                on_game: Callable[[int, int, float], None] | None = None) -> _CheckGames:
     """The check's games: tables of each of :data:`TABLE_SIZES` in turn, the bot in another
-    seat each game, the other seats in-process random players."""
+    seat each game, the other seats in-process random players; ``on_game`` as
+    :func:`check_bot` has it."""
     play = _CheckGames()
+    started = client.now()
     for g in range(games):
         size = TABLE_SIZES[g % len(TABLE_SIZES)]
         seat = g % size
@@ -241,6 +246,8 @@ def _play_games(client: BotClient, key: str, games: int, seed: int) -> _CheckGam
             # a loop waits out its time bank and strikes in every game: a minute for nothing
             play.skipped = games - g - 1
             break
+        if on_game is not None:
+            on_game(g + 1, games, client.now() - started)
     return play
 
 

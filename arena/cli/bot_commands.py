@@ -285,9 +285,10 @@ def submit_command(
     limits = limits_of(decision_ms, startup_ms=startup_ms, memory_mb=memory_mb)
 
     def check(spec: BotSpec) -> CheckReport:
-        """The compliance check, printed as it is decided (the registry asks for it once
-        the name is known to be free)."""
-        report = check_bot(spec, limits=limits)
+        """The compliance check, printed once decided, a long wait or a long run of games
+        told meanwhile (the registry asks for it once the name is known to be free)."""
+        report = check_bot(spec, limits=limits, on_wait=None if as_json else _print_wait,
+                           on_game=None if as_json else _print_game)
         if not as_json:
             _print_report(report)
         checked.append(report)

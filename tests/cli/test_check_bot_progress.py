@@ -48,3 +48,27 @@ def test_the_check_tells_each_game_it_goes_on_from(tmp_path: Path) -> None:
     report = check_bot(str(BOTS / "random.py"), games=2,
                        on_game=lambda played, games, _: told.append((played, games)))
     assert report.ok and told == [(1, 2), (2, 2)]
+
+
+def test_submit_says_how_far_its_check_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    """arena submit runs the same check and printed nothing until it was over."""
+    from arena.cli import bot_commands
+    from arena.referee.check import CheckItem, CheckReport
+
+    def slow_check(bot: object, **kw: Any) -> CheckReport:
+        kw["on_wait"]("my-slow", "a 'turn' decision", 11_000)
+        kw["on_game"](2, 4, 25.0)
+        report = CheckReport("my-slow", "0123456789ab")
+        report.add(CheckItem("decisions", True, "49 decisions in 4 games"))
+        return report
+
+    monkeypatch.setattr(bot_commands, "check_bot", slow_check)
+    bot = tmp_path / "slow.py"
+    bot.write_text((BOTS / "random.py").read_text())
+    result = runner.invoke(app, ["submit", str(bot), "--name", "my-slow"],
+                           env={"ARENA_BOTS_DIR": str(tmp_path / "bots")})
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        "waiting for my-slow to answer a 'turn' decision (limit 11 s)...",
+        "played 2 of 4 games (25 s)..."]

@@ -8,10 +8,13 @@ Draws, forced discards and the trigger windows live here too, because they resol
 in turn: a drawn Palaestron is played at once, a God forced out of a hand fires its own
 effect, and a trap sprung in a window resolves its card's (``turn.py`` opens the windows).
 
-Changing a card: its row of ``EFFECTS`` and its resolver here; then the copies of its words
-that no code reads, RULES.md's effect table (``arena rules --effects --format markdown``
-prints it; ``tests/engine/test_simulate.py`` checks it) and the card's bullet in RULES.md
-(its gist, the few words ``arena play`` shows beside it, is its row's last field).
+Changing a card: its row of ``EFFECTS`` and its resolver here, the row's ``needs`` too (what
+the resolver must find to do anything: ``arena play`` says why an effect came to nothing from
+it, and ``tests/engine/test_effect_needs.py`` plays every card with and without each need);
+then the copies of its words that no code reads, RULES.md's effect table (``arena rules
+--effects --format markdown`` prints it; ``tests/engine/test_simulate.py`` checks it) and the
+card's bullet in RULES.md (its gist, the few words ``arena play`` shows beside it, is its
+row's fifth field).
 An event it emits is told for people by its type's line in ``narration.py`` and listed in
 docs/RECORDS.md (a change of telling: ``record.OLDER_TELLINGS``, so older records replay).
 Its tests are in ``tests/engine/test_effects.py``, one or two per card, named by the card's
@@ -21,6 +24,7 @@ name (the Gods' staged examples in ``tests/engine/test_rulings_play.py``; the te
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -56,6 +60,7 @@ __all__ = [
     "PALAESTRON_TEXT",
     "TRIGGER_WINDOWS",
     "Effect",
+    "Need",
     "discard_forced",
     "effect_of",
     "push_effect",
@@ -80,16 +85,28 @@ TRIGGER_WINDOWS: Final = ("turn_start", "declare", "answer", "palaestron", "show
 Resolver = Callable[[State, int, str], None]
 
 
+class Need(enum.Enum):
+    """What an effect may need to find, beyond its player's hand and the draw pile, to do
+    anything (the pile is rebuilt the moment it empties, E4, so an effect always finds it)."""
+
+    DISCARD_GRAVEYARD_CARD = "a card in the Discard Graveyard"
+    OPPONENT_TRAP = "a trap in an opponent's Arena"
+    OPPONENT_HIDDEN_CARD = "a card not yet revealed in an opponent's hand"
+
+
 @dataclass(frozen=True)
 class Effect:
-    """A card face's effect: its name, its rules text, the code that resolves it and its
-    gist (a few words a player reads beside the card when choosing it)."""
+    """A card face's effect: its name, its rules text, the code that resolves it, its gist
+    (a few words a player reads beside the card when choosing it) and its needs: with none of
+    them in the game it comes to nothing, whatever its players choose (no needs: it always
+    does something, if only ask a choice that may pass)."""
 
     face: str
     name: str
     text: str
     resolve: Resolver
     gist: str
+    needs: tuple[Need, ...] = ()
 
 
 # ============================================================================ Gods
@@ -431,7 +448,7 @@ EFFECTS: dict[str, Effect] = {e.face: e for e in (
     Effect("God-2", "Hades, Lord of the Dead",
            "You may exchange one card of your hand for any card in the Discard Graveyard.",
            hades,
-           "may trade a card for one in the Discard Graveyard"),
+           "may trade a card for one in the Discard Graveyard", (Need.DISCARD_GRAVEYARD_CARD,)),
     Effect("God-3", "Poseidon, Tidal Wave",
            "Every opponent, in seat order, makes a forced discard of their choice.", poseidon,
            "every opponent makes a forced discard"),
@@ -460,7 +477,8 @@ EFFECTS: dict[str, Effect] = {e.face: e for e in (
     *(Effect(f"Arcoi-{r}", "Arcoi, Snipe",
              "Choose a trap in an opponent's Arena: it goes to the Discard Graveyard. With no "
              "trap to hit, choose an opponent: they reveal a card of their choice.", arcoi,
-             "destroy an opponent's trap (none: they reveal a card)") for r in range(1, 6)),
+             "destroy an opponent's trap (none: they reveal a card)",
+             (Need.OPPONENT_TRAP, Need.OPPONENT_HIDDEN_CARD)) for r in range(1, 6)),
     *(Effect(f"Sophoi-{r}", "Sophoi, Study",
              "Look at the top two cards of the draw pile; you may exchange one card of your "
              "hand for one of them.", sophoi,
@@ -473,11 +491,11 @@ EFFECTS: dict[str, Effect] = {e.face: e for e in (
            "look at the top card, may move it to the bottom"),
     Effect("Fate-3", "Atropos, Cut",
            "Choose an opponent: they reveal a card of their choice.", atropos,
-           "an opponent reveals a card"),
+           "an opponent reveals a card", (Need.OPPONENT_HIDDEN_CARD,)),
     Effect("Fate-4", "Tyche, Fortune",
            "You may exchange one card of your hand for the top card of the Discard Graveyard.",
            tyche,
-           "may trade for the Discard Graveyard's top card"),
+           "may trade for the Discard Graveyard's top card", (Need.DISCARD_GRAVEYARD_CARD,)),
     Effect("Fate-5", "Nemesis, Retribution",
            "Choose an opponent: they give you a card of their choice, then you give them a "
            "card of your choice.", nemesis,
@@ -490,10 +508,10 @@ EFFECTS: dict[str, Effect] = {e.face: e for e in (
            "look at the top card of the draw pile"),
     Effect("Beast-3", "Basilisk of Earth, Petrify",
            "Choose an opponent who has traps and look at them.", basilisk,
-           "look at an opponent's traps"),
+           "look at an opponent's traps", (Need.OPPONENT_TRAP,)),
     Effect("Beast-4", "Griffin of Air, Updraft",
            "The top card of the Discard Graveyard goes on top of the draw pile.", griffin,
-           "the Discard Graveyard's top card goes on the pile"),
+           "the Discard Graveyard's top card goes on the pile", (Need.DISCARD_GRAVEYARD_CARD,)),
     Effect("Beast-5", "Phoenix of Aether, Rebirth",
            "Draw a card, then put a card of your hand on top of the draw pile.", phoenix,
            "draw a card, then put one on top of the pile"),

@@ -7,9 +7,10 @@ here are public: the Discard Graveyard's size, each Arena's trap count and each 
 and revealed cards, which every seat is shown. An effect that comes to nothing by a
 choice (a pass) is not explained: another seat's choice is its own.
 
-An effect that looks at the draw pile cannot come to nothing: the pile is rebuilt from both
-graveyards the moment it empties (RULES.md E4), and hands and traps hold too few cards to
-leave both graveyards empty as well.
+What each effect needs to do anything is the engine's fact, its row's ``Effect.needs`` (tested
+against its resolver); only the words that tell a person it is missing are here. An effect
+that looks at the draw pile needs nothing: the pile is rebuilt from both graveyards the moment
+it empties (RULES.md E4).
 """
 
 from __future__ import annotations
@@ -17,34 +18,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.engine import Observation
+from arena.engine import EFFECTS, Observation
+from arena.engine.effects import Need
 from arena.play.hidden_cards import HiddenCards
 
 __all__ = ["PublicCounts", "idle_notes", "reveal_targets", "why_idle"]
 
-#: The cards whose effect needs a card in the Discard Graveyard: what the narration adds
-#: after the effect, and what a turn's option adds to the card.
-_NEEDS_GRAVEYARD: Mapping[str, tuple[str, str]] = {
-    "God-2": ("the Discard Graveyard is empty: nothing to take",
-              "nothing in the graveyard to take"),
-    "Fate-4": ("the Discard Graveyard is empty: nothing to take",
-               "nothing in the graveyard to take"),
+#: What a person reads when an effect finds none of its needs (the engine's ``Effect.needs``):
+#: the words after the effect is told, and the short note on an option.
+_LACKING: Mapping[tuple[Need, ...], tuple[str, str]] = {
+    (Need.DISCARD_GRAVEYARD_CARD,): ("the Discard Graveyard is empty: nothing to take",
+                                     "nothing in the graveyard to take"),
+    (Need.OPPONENT_TRAP,): ("no opponent has a trap: nothing to look at",
+                            "no opponent has a trap"),
+    # a reveal shows a card not yet revealed (E16)
+    (Need.OPPONENT_HIDDEN_CARD,): ("every opponent's hand is revealed already: nothing left "
+                                   "to reveal", "every opponent's hand is revealed"),
+    (Need.OPPONENT_TRAP, Need.OPPONENT_HIDDEN_CARD): (
+        "no opponent has a trap, and every opponent's hand is revealed already: nothing to "
+        "destroy or reveal", "no trap to destroy, every opponent's hand revealed"),
+}
+#: The words of a card that moves the graveyard's card rather than taking it (Griffin).
+_LACKING_OF_FACE: Mapping[str, tuple[str, str]] = {
     "Beast-4": ("the Discard Graveyard is empty: no card goes on the pile",
                 "nothing in the graveyard to move"),
-}
-#: The cards whose effect needs an opponent's trap (Basilisk looks only at a trap).
-_NEEDS_TRAP: Mapping[str, tuple[str, str]] = {
-    "Beast-3": ("no opponent has a trap: nothing to look at", "no opponent has a trap"),
-}
-#: The cards whose effect needs a hidden card in an opponent's hand (a reveal shows a card not
-#: yet revealed, E16); an Arcoi only where no opponent has a trap to destroy.
-_NEEDS_HIDDEN: Mapping[str, tuple[str, str]] = {
-    "Fate-3": ("every opponent's hand is revealed already: nothing left to reveal",
-               "every opponent's hand is revealed"),
-    **{f"Arcoi-{rank}": ("no opponent has a trap, and every opponent's hand is revealed "
-                         "already: nothing to destroy or reveal",
-                         "no trap to destroy, every opponent's hand revealed")
-       for rank in range(1, 6)},
 }
 
 
@@ -54,14 +51,14 @@ def why_idle(face: str, graveyard: int, opponents_traps: int,
     Graveyard, ``opponents_traps`` traps in its player's opponents' Arenas and
     ``opponents_hidden`` hidden cards in their hands (None: not known): the words after the
     effect is told, and the short note on an option; None when it does something."""
-    if graveyard == 0 and face in _NEEDS_GRAVEYARD:
-        return _NEEDS_GRAVEYARD[face]
-    if opponents_traps == 0 and face in _NEEDS_TRAP:
-        return _NEEDS_TRAP[face]
-    if opponents_hidden == 0 and face in _NEEDS_HIDDEN and (
-            opponents_traps == 0 or not face.startswith("Arcoi-")):
-        return _NEEDS_HIDDEN[face]
-    return None
+    effect = EFFECTS.get(face)
+    if effect is None or not effect.needs:
+        return None
+    found = {Need.DISCARD_GRAVEYARD_CARD: graveyard, Need.OPPONENT_TRAP: opponents_traps,
+             Need.OPPONENT_HIDDEN_CARD: opponents_hidden}
+    if any(found[need] != 0 for need in effect.needs):  # not known: it may act
+        return None
+    return _LACKING_OF_FACE.get(face) or _LACKING[effect.needs]
 
 
 def idle_notes(view: Observation) -> dict[str, str]:
@@ -71,7 +68,7 @@ def idle_notes(view: Observation) -> dict[str, str]:
     hidden = sum(size - len(view.revealed_ids[seat])
                  for seat, size in enumerate(view.hand_sizes) if seat != view.seat)
     notes: dict[str, str] = {}
-    for face in (*_NEEDS_GRAVEYARD, *_NEEDS_TRAP, *_NEEDS_HIDDEN):
+    for face in EFFECTS:
         reason = why_idle(face, len(view.discard_graveyard_ids), traps, hidden)
         if reason is not None:
             notes[face] = reason[1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from play_script import news_each_step, random_table
 
+from arena.engine import EFFECTS
 from arena.play.idle_effects import PublicCounts, why_idle
 
 
@@ -75,3 +76,11 @@ def test_an_arcoi_against_hands_all_revealed_still_destroys_a_trap() -> None:
     assert why_idle("Arcoi-2", 0, 1, 0) is None
     assert why_idle("Arcoi-2", 0, 0, 0) is not None
     assert why_idle("Fate-3", 0, 1, 0) is not None
+
+
+def test_every_card_that_can_come_to_nothing_has_words_for_why() -> None:
+    """The needs are the engine's (``Effect.needs``); a card given needs no card had before
+    must not leave a person with a KeyError instead of a reason."""
+    for face, effect in EFFECTS.items():
+        if effect.needs:
+            assert why_idle(face, 0, 0, 0) is not None, face

@@ -57,6 +57,7 @@ from arena.engine.state import State
 __all__ = [
     "DRAWING_EFFECTS",
     "EFFECTS",
+    "FIRED_BY_FORCED_DISCARD",
     "PALAESTRON_TEXT",
     "TRIGGER_WINDOWS",
     "Effect",
@@ -70,7 +71,12 @@ __all__ = [
     "trigger_window",
 ]
 
-_GOD: Final = int(Kind.GOD)
+#: A card a forced discard puts out of a hand fires its own effect, by id: the Gods (rulebook
+#: "Forced Discards"); it goes to the Effect Graveyard, any other card to the Discard Graveyard.
+_FIRES_WHEN_FORCED_OUT: Final[tuple[bool, ...]] = tuple(kind == int(Kind.GOD) for kind in KIND_OF)
+#: The same by face, for readers of events (``arena play`` counts the graveyard's cards by it).
+FIRED_BY_FORCED_DISCARD: Final = frozenset(
+    NOTATION[card] for card, fires in enumerate(_FIRES_WHEN_FORCED_OUT) if fires)
 _NO_TRIGGER: Final = pass_option("trap")
 #: "trigger the trap in this slot", one option object per (card, slot), made once: like the
 #: other options, handed out again and again (a learner's action index remembers them)
@@ -598,7 +604,7 @@ def discard_forced(state: State, card: int, seat: int, source: str) -> None:
     state.remove_from_hand(seat, card)
     state.emit({"type": "forced_discard", "seat": seat, "card": NOTATION[card], "source": source})
     state.push(step_draw, seat)
-    if KIND_OF[card] == _GOD:
+    if _FIRES_WHEN_FORCED_OUT[card]:
         state.limbo.append(card)
         state.push(step_to_effect_graveyard, card)
         push_effect(state, card, seat, "discarded")

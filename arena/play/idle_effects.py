@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from arena.engine import EFFECTS, Observation
-from arena.engine.effects import Need
+from arena.engine.effects import FIRED_BY_FORCED_DISCARD, Need
 from arena.play.hidden_cards import HiddenCards
 
 __all__ = ["PublicCounts", "idle_notes", "reveal_targets", "why_idle"]
@@ -121,8 +121,8 @@ class PublicCounts:
         elif kind == "reshuffle":  # both graveyards become the new pile
             self.graveyard = 0
         elif kind in ("discard", "burn") or (
-                kind == "forced_discard" and not str(event.get("card")).startswith("God-")):
-            self.graveyard += 1  # a God forced out goes to the Effect Graveyard
+                kind == "forced_discard" and event.get("card") not in FIRED_BY_FORCED_DISCARD):
+            self.graveyard += 1  # a card that fires goes to the Effect Graveyard
         elif kind == "updraft":
             self.graveyard -= 1
         elif kind in ("trap_destroyed", "trap_cleared", "trap_expired"):

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from arena.engine import NOTATION, Observation
+from arena.engine.effects import FIRED_BY_FORCED_DISCARD
 
 __all__ = ["UsedCards"]
 
@@ -42,7 +43,7 @@ class UsedCards:
         elif event.get("seat") != self.seat:
             return
         face = str(event.get("card"))
-        if kind == "play" or (kind == "forced_discard" and face.startswith("God-")):
+        if kind == "play" or (kind == "forced_discard" and face in FIRED_BY_FORCED_DISCARD):
             self.left[face] = self.hand
         elif kind == "trap_triggered":
             self.left[face] = self.traps

@@ -19,6 +19,7 @@ from arena.engine import GameConfig, new_game
 from arena.engine.actions import pass_option
 from arena.engine.cards import card_id
 from arena.engine.effects import EFFECTS, Need, push_effect
+from arena.engine.houserules import DEFAULT_RULES, RULE_CHOICES, HouseRules
 from arena.engine.state import State
 
 #: Whether a need is in ``state`` for ``seat``'s effect, in the engine's own zones.
@@ -29,6 +30,8 @@ _FOUND: dict[Need, Callable[[State, int], bool]] = {
         set(state.hands[o]) - state.revealed[o] for o in state.opponents(seat)),
 }
 _RESOLVED = "resolved"
+#: Every house rule at its other reading (the second choice of each)
+_OTHER_RULES = HouseRules(**{name: choices[1] for name, choices in RULE_CHOICES.items()})
 
 
 def test_every_need_is_looked_for() -> None:
@@ -91,11 +94,11 @@ def _resolves_to_something(state: State, face: str, seat: int) -> bool:
     return _acts(trial)
 
 
-def _sampled_states(seed: int) -> Iterator[State]:
+def _sampled_states(seed: int, rules: HouseRules) -> Iterator[State]:
     """Every fifth decision of a seeded random game of 2 to 4 players."""
     players = 2 + seed % 3
     state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,
-                                starting_seat=seed % players))
+                                starting_seat=seed % players, rules=rules))
     rng = random.Random(seed)
     step = 0
     while state.decision is not None and not state.is_over:
@@ -110,12 +113,13 @@ def _every_lack() -> list[tuple[Need, ...]]:
             for lack in itertools.combinations(list(Need), size)]
 
 
+@pytest.mark.parametrize("rules", [DEFAULT_RULES, _OTHER_RULES], ids=["default", "other"])
 @pytest.mark.parametrize("seeds", [range(0, 3), range(3, 6)])
 def test_an_effect_does_something_exactly_when_one_of_its_needs_is_there(
-        seeds: range) -> None:
+        seeds: range, rules: HouseRules) -> None:
     seen: set[tuple[str, frozenset[Need]]] = set()
     for seed in seeds:
-        for state in _sampled_states(seed):
+        for state in _sampled_states(seed, rules):
             assert state.decision is not None
             seat = state.decision.seat
             for lack in _every_lack():

@@ -8,9 +8,10 @@ Draws, forced discards and the trigger windows live here too, because they resol
 in turn: a drawn Palaestron is played at once, a God forced out of a hand fires its own
 effect, and a trap sprung in a window resolves its card's (``turn.py`` opens the windows).
 
-Changing a card: its row of ``EFFECTS`` and its resolver here, the row's ``needs`` too (what
-the resolver must find to do anything: ``arena play`` says why an effect came to nothing from
-it, and ``tests/engine/test_effect_needs.py`` plays every card with and without each need);
+Changing a card: its row of ``EFFECTS`` and its resolver here, the row's facts about the
+resolver too: ``needs``, what it must find to do anything (``arena play`` says by them why an
+effect came to nothing), and ``forced_discards`` (the kit's policy keeps such attacks for the
+end); ``tests/engine/test_effect_needs.py`` plays every card to check both;
 then the copies of its words that no code reads, RULES.md's effect table (``arena rules
 --effects --format markdown`` prints it; ``tests/engine/test_simulate.py`` checks it) and the
 card's bullet in RULES.md (its gist, the few words ``arena play`` shows beside it, is its
@@ -105,7 +106,8 @@ class Effect:
     """A card face's effect: its name, its rules text, the code that resolves it, its gist
     (a few words a player reads beside the card when choosing it) and its needs: with none of
     them in the game it comes to nothing, whatever its players choose (no needs: it always
-    does something, if only ask a choice that may pass)."""
+    does something, if only ask a choice that may pass); and how many forced discards it makes
+    each opponent it strikes."""
 
     face: str
     name: str
@@ -113,6 +115,8 @@ class Effect:
     resolve: Resolver
     gist: str
     needs: tuple[Need, ...] = ()
+    #: the forced discards it makes an opponent it strikes (Poseidon strikes every one)
+    forced_discards: int = 0
 
 
 # ============================================================================ Gods
@@ -457,7 +461,7 @@ EFFECTS: dict[str, Effect] = {e.face: e for e in (
            "may trade a card for one in the Discard Graveyard", (Need.DISCARD_GRAVEYARD_CARD,)),
     Effect("God-3", "Poseidon, Tidal Wave",
            "Every opponent, in seat order, makes a forced discard of their choice.", poseidon,
-           "every opponent makes a forced discard"),
+           "every opponent makes a forced discard", forced_discards=1),
     Effect("God-4", "Athena, Foresight",
            "Look at the top three cards of the draw pile; you may exchange one card of your "
            "hand for one of them (yours takes its place).", athena,
@@ -465,7 +469,7 @@ EFFECTS: dict[str, Effect] = {e.face: e for e in (
     Effect("God-5", "Ares, Sack",
            "Choose an opponent and look at their hand; they make a forced discard of the "
            "card you choose.", ares,
-           "look at a hand, they discard the card you pick"),
+           "look at a hand, they discard the card you pick", forced_discards=1),
     Effect("God-6", "Apollo, Sunlight",
            "Choose an opponent: their whole hand is revealed, and every trap in their Arena "
            "goes to the Discard Graveyard.", apollo,
@@ -473,10 +477,10 @@ EFFECTS: dict[str, Effect] = {e.face: e for e in (
     Effect("God-7", "Zeus, Thunderbolt",
            "Choose an opponent: every trap in their Arena goes to the Discard Graveyard, then "
            "they make two forced discards of their choice.", zeus,
-           "destroy an opponent's traps, they discard two"),
+           "destroy an opponent's traps, they discard two", forced_discards=2),
     *(Effect(f"Agari-{r}", "Agari, Raid",
              "Choose an opponent: they make a forced discard of their choice.", agari,
-             "an opponent makes a forced discard") for r in range(1, 7)),
+             "an opponent makes a forced discard", forced_discards=1) for r in range(1, 7)),
     *(Effect(f"Umbrae-{r}", "Umbrae, Spy",
              "Choose an opponent and look at their hand.", umbrae,
              "look at an opponent's hand") for r in range(1, 7)),

@@ -17,6 +17,7 @@ from typing import Any
 from arena.engine.agents import play_out as play_until_over
 from arena.engine.cards import KIND_OF, NEMESIS, NOTATION, PALAESTRON, Kind
 from arena.engine.desmos import KEY, evaluate
+from arena.engine.effects import EFFECTS
 from arena.engine.observation import Observation
 from arena.engine.rulebook import HAND_SIZE
 from arena.engine.state import State
@@ -76,11 +77,11 @@ _COPIES_BY_KIND = [_COPIES[k] for k in _KINDS]
 #: One card of each kind: a draw is valued by its kind (a rank only matters in a Rank Flush).
 _SAMPLE = [next(c for c in range(len(NOTATION)) if KIND_OF[c] == kind) for kind in _KINDS]
 _SAMPLE_KEY = [KEY[c] for c in _SAMPLE]
-#: Forced discards for the opponents: a free redraw for a hand with a spare card, a broken
-#: group for a complete one, so they wait for the end. Nemesis (they give you their worst
-#: card) is a gift too, and is never sprung.
-_ATTACKS = frozenset(c for c in range(len(NOTATION)) if KIND_OF[c] == int(Kind.AGARI)
-                     or NOTATION[c] in ("God-3", "God-5", "God-7", NEMESIS))
+#: Forced discards for the opponents (the effects that make some): a free redraw for a hand
+#: with a spare card, a broken group for a complete one, so they wait for the end. Nemesis
+#: (they give you their worst card) is a gift too, and is never sprung.
+_ATTACKS = frozenset(c for c in range(len(NOTATION)) if NOTATION[c] == NEMESIS
+                     or NOTATION[c] in EFFECTS and EFFECTS[NOTATION[c]].forced_discards > 0)
 _NEMESIS = frozenset(c for c in range(len(NOTATION)) if NOTATION[c] == NEMESIS)
 #: What playing a card's effect is worth to its player, roughly, in hand-score points: a
 #: chosen card from the pile, another hand or the Discard Graveyard, an extra card, a look.

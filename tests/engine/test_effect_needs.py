@@ -1,4 +1,5 @@
-"""Each card's needs (``Effect.needs``) hold against its resolver, not against a second list.
+"""Each card's facts in its row hold against its resolver, not against a second list: its
+needs (``Effect.needs``) and its forced discards (``Effect.forced_discards``).
 
 States come from seeded random play, each also built again without what effects may need (the
 Discard Graveyard's cards, the opponents' traps, the opponents' hidden cards). In every one,
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -84,14 +86,33 @@ def _acts(state: State) -> bool:
     return False
 
 
-def _resolves_to_something(state: State, face: str, seat: int) -> bool:
+def _taken(state: State, face: str) -> State:
+    """``state`` with a card of ``face`` taken from wherever it lies, as a play takes it from
+    its player's hand (so that it cannot be forced out of a hand, or destroyed, meanwhile)."""
     trial = _traced(state, [])
+    card = card_id(face)
+    for hand in trial.hands:
+        if card in hand:
+            hand.remove(card)
+    for traps in trial.traps:
+        traps[:] = [trap for trap in traps if trap.card != card]
+    for zone in (trial.draw_pile, trial.discard_graveyard, trial.effect_graveyard):
+        if card in zone:
+            zone.remove(card)
+    trial.limbo.append(card)
+    return trial
+
+
+def _resolved(taken: State, face: str, seat: int) -> State:
+    """The effect of ``face`` for ``seat`` in ``taken`` (from :func:`_taken`), resolved up to
+    its first choice."""
+    trial = _traced(taken, [])
     trial.decision = None
     trial.scratch.pop(_RESOLVED, None)
     trial.push(_stop)
     push_effect(trial, card_id(face), seat, "played")
     trial.run()
-    return _acts(trial)
+    return trial
 
 
 def _sampled_states(seed: int, rules: HouseRules) -> Iterator[State]:
@@ -123,14 +144,38 @@ def test_an_effect_does_something_exactly_when_one_of_its_needs_is_there(
             assert state.decision is not None
             seat = state.decision.seat
             for lack in _every_lack():
-                trial = _without(state, seat, lack)
+                bare = _without(state, seat, lack)
                 for face, effect in EFFECTS.items():
+                    trial = _taken(bare, face)
                     found = frozenset(n for n in effect.needs if _FOUND[n](trial, seat))
                     seen.add((face, found))
                     expected = not effect.needs or bool(found)
-                    assert _resolves_to_something(trial, face, seat) == expected, (
+                    assert _acts(_resolved(trial, face, seat)) == expected, (
                         seed, face, seat, sorted(n.name for n in found))
     for face, effect in EFFECTS.items():  # each card met with and without each of its needs
         for size in range(len(effect.needs) + 1):
             for found in itertools.combinations(effect.needs, size):
                 assert (face, frozenset(found)) in seen, (face, found)
+
+
+def _struck(state: State, face: str, seat: int, rng: random.Random) -> Counter[int]:
+    """The forced discards ``face``'s effect for ``seat`` makes each seat (its own, not those
+    of a God they force out), its players choosing at random."""
+    trial = _resolved(_taken(state, face), face, seat)
+    while not trial.scratch.get(_RESOLVED) and trial.decision is not None:
+        trial.apply(rng.randrange(len(trial.decision.options)))
+    return Counter(event["seat"] for _, event in trial.log
+                   if event["type"] == "forced_discard" and event["source"] == face)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_effect_makes_an_opponent_it_strikes_as_many_forced_discards_as_its_row_says(
+        seed: int) -> None:
+    rng = random.Random(seed)
+    for state in _sampled_states(seed, DEFAULT_RULES):
+        assert state.decision is not None
+        seat = state.decision.seat
+        for face, effect in EFFECTS.items():
+            struck = _struck(state, face, seat, rng)
+            assert seat not in struck, face
+            assert max(struck.values(), default=0) == effect.forced_discards, (seed, face)

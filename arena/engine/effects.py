@@ -105,9 +105,9 @@ class Need(enum.Enum):
 class Effect:
     """A card face's effect: its name, its rules text, the code that resolves it, its gist
     (a few words a player reads beside the card when choosing it) and its needs: with none of
-    them in the game it comes to nothing, whatever its players choose (no needs: it always
-    does something, if only ask a choice that may pass); and how many forced discards it makes
-    each opponent it strikes."""
+    them in the game it comes to nothing, whatever its players choose (with one, or with no
+    needs, some choices make it do something); and how many forced discards it makes each
+    opponent it strikes."""
 
     face: str
     name: str

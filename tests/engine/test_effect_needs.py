@@ -65,6 +65,7 @@ def _stop(state: State) -> None:
 
 
 def _traced(state: State, log: list[tuple[int | None, dict]]) -> State:
+    """A copy of ``state`` that records its events, after those of ``log``."""
     copy = state.clone()
     copy.track_events = True
     copy.log = list(log)

@@ -40,9 +40,12 @@ def _count_locked(path: Path, tournament: str) -> tuple[int, sqlite3.Connection 
         return 0, None
     conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=5, isolation_level=None)
     try:
-        # No lock before the run has its tables: it is switching the new file to WAL then,
-        # which fails at once (no busy wait) while another connection holds a lock.
-        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
+        # No lock before the run has switched its new file to WAL: the switch fails at once
+        # (no busy wait) while another connection holds the write lock. The tables are no
+        # sign of it: a new file is linked into place with its tables, before the switch.
+        mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+        if mode != "wal" or not conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
             conn.close()
             return 0, None
         conn.execute("BEGIN IMMEDIATE")

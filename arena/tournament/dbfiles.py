@@ -75,10 +75,10 @@ def place_new_database(path: Path, schema: str) -> None:
     puts one there first (then that one stays, and is the one opened). It is written under a
     temporary name beside ``path`` (private, as :func:`tempfile.mkstemp` makes it; naming
     this process, and locked while it is written: :func:`remove_abandoned_new`) and linked
-    into place whole, so no process opens a half-made file at ``path``, and a creation that
-    fails (a full disk, an I/O error) removes only its own temporary files: never a database
-    another process made at ``path`` meanwhile and may be writing, nor a zero-byte file left
-    to be taken for an empty database."""
+    into place whole and in WAL mode, so no process opens a half-made file at ``path``, and a
+    creation that fails (a full disk, an I/O error) removes only its own temporary files:
+    never a database another process made at ``path`` meanwhile and may be writing, nor a
+    zero-byte file left to be taken for an empty database."""
     handle, name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-", suffix=_NEW,
                                     dir=path.parent)
     temporary = Path(name)
@@ -88,6 +88,9 @@ def place_new_database(path: Path, schema: str) -> None:
         try:
             conn.executescript(f"BEGIN; {schema} PRAGMA user_version = {SCHEMA_VERSION}; "
                                "COMMIT;")
+            # WAL before it is seen: switched at its path, the switch fails at once while
+            # another process holds a write lock on it (another run sharing the file)
+            conn.execute("PRAGMA journal_mode = WAL")
         finally:
             conn.close()
         try:

@@ -714,6 +714,35 @@ def test_two_openings_of_a_new_database_at_once_end_on_one_database(
     assert [p.name for p in db.parent.iterdir()] == ["arena.db"]
 
 
+def test_a_new_database_opens_though_another_process_writes_in_it_from_the_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process (another run sharing the results file) begins a write in the new
+    database the moment it appears: this run opens it all the same. The file used to appear
+    before its switch to WAL, which SQLite refuses at once under another's write lock."""
+    import arena.tournament.store as store_module
+
+    real = store_module.place_new_database
+    theirs: list[sqlite3.Connection] = []
+
+    def placed_then_written(path: Path, schema: str) -> None:
+        real(path, schema)
+        theirs.append(sqlite3.connect(str(path), isolation_level=None))
+        theirs[0].execute("BEGIN IMMEDIATE")
+
+    monkeypatch.setattr(store_module, "place_new_database", placed_then_written)
+    db = tmp_path / "arena.db"
+    with Store(db) as store:
+        theirs[0].execute("ROLLBACK")
+        theirs[0].close()
+        store.create_tournament(
+            name="cup", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None, bots=[("alice", "v1", "/a", {})])
+        assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    with Store(db, create=False) as store:
+        assert store.require("cup").name == "cup"
+
+
 def test_a_new_database_is_made_where_hard_links_are_refused(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A results directory on a file system without hard links (vfat, some network mounts)

@@ -22,7 +22,7 @@ from arena.tournament.game_records import compress_record, game_record
 from arena.tournament.ray_bundles import BotBundle, materialize_bot, pack_bot
 from arena.tournament.ray_executor import RayExecutor, RayStats, quiet_ray_logging
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import spec_from_mapping
+from arena.tournament.spec_loading import spec_from_mapping
 from arena.tournament.store import Store, game_id
 from arena.tournament.tasks import GameMessage, Message
 

@@ -50,7 +50,8 @@ from arena.sandbox import probe
 from arena.tournament.events import Report, ignore
 from arena.tournament.game_records import compress_record, game_record
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import TournamentSpec, load_spec, spec_from_mapping
+from arena.tournament.spec import TournamentSpec
+from arena.tournament.spec_loading import load_spec, spec_from_mapping
 from arena.tournament.store import Store
 
 __all__ = ["BenchResult", "run_tournament_bench"]

@@ -17,9 +17,10 @@ The modules, each importing only those listed before it
   :mod:`~arena.tournament.dealbook` (fixed deals), :mod:`~arena.tournament.overrides` (the
   ``arena run`` options that set spec fields);
 * :mod:`~arena.tournament.entries`, :mod:`~arena.tournament.league_spec`,
-  :mod:`~arena.tournament.rating_spec`, :mod:`~arena.tournament.spec_problems` and
-  :mod:`~arena.tournament.spec` (the spec, its bots, its league budget, its rating
-  parameters and what is said of a spec that is wrong);
+  :mod:`~arena.tournament.rating_spec`, :mod:`~arena.tournament.spec_problems`,
+  :mod:`~arena.tournament.spec` and :mod:`~arena.tournament.spec_loading` (the spec's bots,
+  its league budget, its rating parameters, what is said of a spec that is wrong, the spec's
+  model and its loading: the YAML read, checked and its bots resolved);
 * :mod:`~arena.tournament.editions` (a stored tournament whose entrants changed),
   :mod:`~arena.tournament.planning` (the tables a spec plays),
   :mod:`~arena.tournament.swiss_edits` (a Swiss changed only in rounds not yet paired),

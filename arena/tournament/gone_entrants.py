@@ -23,7 +23,8 @@ from arena.errors import SpecError
 from arena.registry import BotSpec
 from arena.tournament.editions import editions
 from arena.tournament.hint_commands import command_path, db_option
-from arena.tournament.spec import TournamentSpec, load_spec
+from arena.tournament.spec import TournamentSpec
+from arena.tournament.spec_loading import load_spec
 from arena.tournament.store import Store, TournamentRow, peek, shown_state
 from arena.tournament.swiss_edits import paired_rounds
 
@@ -91,7 +92,7 @@ def _stored_bot(store: Store, bot_id: int) -> BotSpec:
 
 def load_run_spec(path: Path, overrides: Mapping[str, Any], db: Path | None, *,
                   anew: bool = False) -> TournamentSpec:
-    """The spec ``arena run`` plays: :func:`~arena.tournament.spec.load_spec`, with each
+    """The spec ``arena run`` plays: :func:`~arena.tournament.spec_loading.load_spec`, with each
     withdrawn entrant whose files are gone taken from the stored Swiss (in ``db``, else the
     spec's results), unless the run starts ``anew`` (``--fresh``, ``--new-edition``: a new
     tournament would play it). Refused in one line when such a bot would still play."""

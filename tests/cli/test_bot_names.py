@@ -125,7 +125,7 @@ def test_a_match_refuses_a_bot_given_by_path_with_a_bad_name(tmp_path: Path, kin
 
 def test_run_check_lists_the_names_a_new_tournament_refuses(tmp_path: Path) -> None:
     from arena.tournament.preflight import check_lines
-    from arena.tournament.spec import spec_from_mapping
+    from arena.tournament.spec_loading import spec_from_mapping
 
     spec = spec_from_mapping({"name": "names", "format": "round_robin", "seed": 3,
                               "bots": ["greedy", {"bot": "random", "name": "Mon bot"}]})
@@ -140,7 +140,7 @@ def test_run_check_says_a_refused_name_before_an_entry_that_does_not_start(
     """A run refuses a new tournament's names before any bot starts, so the check's verdict
     names them first, even beside an entry that did not start."""
     from arena.tournament.preflight import TrialStart, check_lines
-    from arena.tournament.spec import spec_from_mapping
+    from arena.tournament.spec_loading import spec_from_mapping
 
     spec = spec_from_mapping({"name": "names", "format": "round_robin", "seed": 3,
                               "bots": ["greedy", {"bot": "random", "name": "Mon bot"}]})

@@ -16,7 +16,7 @@ from arena.engine.record import replay_one
 from arena.errors import SpecError
 from arena.tournament.game_records import game_record
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import spec_from_mapping
+from arena.tournament.spec_loading import spec_from_mapping
 from arena.tournament.store import Store
 
 runner = CliRunner()

@@ -140,7 +140,7 @@ def _stored_spec(db: str) -> str:
 
 
 def _hash_without_options(where: Path) -> str:
-    from arena.tournament.spec import load_spec
+    from arena.tournament.spec_loading import load_spec
 
     return load_spec(where / "rr.yaml").spec_hash()
 

@@ -28,7 +28,7 @@ from arena.tournament.events import (
     TournamentDropped,
 )
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import spec_from_mapping
+from arena.tournament.spec_loading import spec_from_mapping
 
 
 def test_a_run_reports_where_its_games_stand(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from arena.errors import BotLoadError
 from arena.sdk.bot import Request
 from arena.sdk.runner import load_bot, load_bot_class
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import spec_from_mapping
+from arena.tournament.spec_loading import spec_from_mapping
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,7 @@ from tournament_fixtures import write_spec
 
 from arena.tournament.pairings import round_pairings
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 
 def test_five_bots_at_tables_of_three_take_the_table_of_two_in_turn(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from arena.registry import BotSpec, resolve, submit
 from arena.tournament.events import Progress, RunWarning
 from arena.tournament.league_vetting import VetScope
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 
 def _submit(bots_dir: Path, source: Path, name: str, *, update: bool = False) -> str:

@@ -16,7 +16,7 @@ from arena.cli.main import app
 from arena.registry import submit
 from arena.tournament.events import Progress
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from arena.sandbox import probe  # noqa: E402
 from arena.tournament.events import Progress, RunWarning  # noqa: E402
 from arena.tournament.league_vetting import VetScope
 from arena.tournament.runner import run_tournament  # noqa: E402
-from arena.tournament.spec import load_spec  # noqa: E402
+from arena.tournament.spec_loading import load_spec  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not probe().can_run, reason="bots cannot run on this machine")
 

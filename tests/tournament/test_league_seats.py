@@ -12,7 +12,7 @@ import pytest
 from tournament_fixtures import bots_dir_for, write_spec
 
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 
 @pytest.fixture

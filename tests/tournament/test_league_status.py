@@ -13,7 +13,7 @@ from tournament_fixtures import bots_dir_for, league_spec, runner
 
 from arena.cli.main import app
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from arena.tournament.events import Progress
 from arena.tournament.league_store import stop_path
 from arena.tournament.matchmaking import FieldState
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 
 @pytest.fixture

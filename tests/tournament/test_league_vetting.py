@@ -26,7 +26,7 @@ from arena.tournament.events import Progress, RunWarning
 from arena.tournament.league_store import request_stop
 from arena.tournament.league_vetting import VetCancelled, VetQueue, VetScope
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 #: How long a held vet waits to be let go before it gives up: a league that waits for it
 #: then fails the test (slowly) instead of hanging it.

@@ -13,7 +13,7 @@ from tournament_fixtures import write_spec
 from arena.errors import SpecError
 from arena.tournament.schedule import gauntlet, match_seed, round_robin
 from arena.tournament.scoring import PlayedTable, RatedGame, conservative_ratings, game_points
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 from arena.tournament.standings import standings_of
 from arena.tournament.swiss import seat_table
 

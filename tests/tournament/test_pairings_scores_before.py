@@ -12,7 +12,7 @@ from tournament_fixtures import write_spec
 
 from arena.tournament.pairings import round_pairings
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 
 def test_a_rounds_scores_before_are_the_last_rounds_plus_its_points(tmp_path: Path) -> None:

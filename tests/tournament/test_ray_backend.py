@@ -48,7 +48,7 @@ from arena.registry import resolve, spec_from_path  # noqa: E402
 from arena.sandbox.uids import UID_BASE  # noqa: E402
 from arena.tournament import ray_bundles, ray_executor, ray_worker  # noqa: E402
 from arena.tournament.runner import run_tournament  # noqa: E402
-from arena.tournament.spec import load_spec  # noqa: E402
+from arena.tournament.spec_loading import load_spec  # noqa: E402
 from arena.tournament.tasks import (  # noqa: E402
     GAME_BATCH_S,
     DoneMessage,

@@ -42,7 +42,7 @@ from tournament_fixtures import (  # noqa: E402, F401 - _repo_cwd: an autouse fi
 )
 
 from arena.tournament.runner import run_tournament  # noqa: E402
-from arena.tournament.spec import load_spec  # noqa: E402
+from arena.tournament.spec_loading import load_spec  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "bots"
 LIMITS = {"decision_ms": 10000, "time_bank_ms": 60000, "startup_ms": 60000}
@@ -165,7 +165,7 @@ DRIVER = """
 import json, sys
 from arena.tournament.ray_executor import RayExecutor
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 summary = run_tournament(load_spec(sys.argv[1]), 2, backend="ray", address=sys.argv[2])
 stats = RayExecutor.last_stats
 print(json.dumps({"state": summary.state, "games": summary.games_recorded,

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tournament_fixtures import _repo_cwd  # noqa: F401 - _repo_cwd: an autouse fixture
 
 from arena.errors import SpecError
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 VALID_SPECS = [
     {"name": "cup", "format": "swiss", "bots": ["random", "greedy", "collector"], "rounds": 2,

@@ -10,7 +10,7 @@ from tournament_fixtures import FIXTURES, runner, write_spec
 
 from arena.cli.main import app
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 
 def test_points_order_breaks_a_full_tie_by_entry_order_as_the_standings(

@@ -12,7 +12,7 @@ from tournament_fixtures import runner, write_spec
 
 from arena.cli.main import app
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 FIELD: list[Any] = ["greedy", "collector", "heuristic", "random"]
 

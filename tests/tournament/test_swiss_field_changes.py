@@ -16,7 +16,7 @@ from tournament_fixtures import FIXTURES, REPO, runner, signature, write_spec
 from arena.cli.main import app
 from arena.errors import SpecError
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 SAMPLES = REPO / "bots"
 #: Five entrants at tables of 2: a bye every round, so a withdrawal or a late entrant

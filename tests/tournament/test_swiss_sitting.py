@@ -14,7 +14,7 @@ from tournament_fixtures import REPO, runner, write_spec
 from arena.cli.main import app
 from arena.tournament.planning import swiss_sitting
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 from arena.web.data import load_tournament
 
 SAMPLES = REPO / "bots"

@@ -17,7 +17,7 @@ from arena.tournament import opening
 from arena.tournament.game_records import game_record
 from arena.tournament.opening import open_tournament
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 from arena.tournament.store import Store
 
 #: UTC+14 and UTC-12: 26 hours apart, so their calendars never show the same day.

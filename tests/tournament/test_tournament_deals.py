@@ -13,7 +13,7 @@ from tournament_fixtures import REPO, _repo_cwd, write_spec  # noqa: F401 - auto
 
 from arena.tournament.game_records import game_record
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 from arena.tournament.store import GameRow, Store
 
 SPY = str(REPO / "tests" / "tournament" / "bots" / "spy.py")

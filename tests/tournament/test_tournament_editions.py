@@ -19,7 +19,7 @@ from arena.errors import StoreError
 from arena.registry import resolve, submit
 from arena.tournament.editions import stored_bot
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 from arena.tournament.store import Store, stored_metadata
 
 SAMPLES = REPO / "bots"

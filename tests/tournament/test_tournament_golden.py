@@ -23,7 +23,7 @@ import pytest
 import yaml
 
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import spec_from_mapping
+from arena.tournament.spec_loading import spec_from_mapping
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from tournament_fixtures import REPO, _repo_cwd, write_spec  # noqa: F401 - autouse fixture
 
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 HOSTILE = REPO / "tests" / "fixtures" / "bots"
 

@@ -23,7 +23,8 @@ from arena.cli.run_report import TerminalReport
 from arena.errors import SpecError, StoreError
 from arena.registry import SAMPLE_BOTS_DIR, resolve
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import TournamentSpec, load_spec
+from arena.tournament.spec import TournamentSpec
+from arena.tournament.spec_loading import load_spec
 
 
 def test_changed_spec_is_refused_and_fresh_starts_anew(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from tournament_fixtures import _repo_cwd, write_spec  # noqa: F401 - _repo_cwd:
 
 from arena.sandbox import probe
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 
@@ -409,7 +409,7 @@ def test_a_warning_a_worker_logs_while_ending_its_kept_bots_reaches_the_run(
         if __name__ == "__main__":
             from arena.tournament.events import RunWarning
             from arena.tournament.runner import run_tournament
-            from arena.tournament.spec import load_spec
+            from arena.tournament.spec_loading import load_spec
 
             events = []
             summary = run_tournament(load_spec(sys.argv[1]), 2, trial=False,

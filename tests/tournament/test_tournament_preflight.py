@@ -21,7 +21,7 @@ from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
 from arena.cli.main import app
 from arena.registry import resolve
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 
 def test_check_starts_every_entry_and_plays_nothing(tmp_path: Path) -> None:

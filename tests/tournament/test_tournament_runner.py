@@ -46,7 +46,7 @@ from arena.tournament.pool import LocalPool
 from arena.tournament.runner import RunSummary, mismatch_lines, resume_hint, run_tournament
 from arena.tournament.schedule import derive_seed
 from arena.tournament.scoring import compute_standings
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 from arena.tournament.standings import swiss_inputs, swiss_standings
 from arena.tournament.status import failure_summary
 from arena.tournament.store import Store

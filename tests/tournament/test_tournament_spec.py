@@ -17,7 +17,7 @@ from arena.cli.main import app
 from arena.errors import SpecError
 from arena.registry import SAMPLE_BOTS_DIR, resolve
 from arena.sandbox import Limits
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 BOTS = Path(__file__).resolve().parent / "bots"
 runner = CliRunner()

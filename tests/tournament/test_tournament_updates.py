@@ -19,7 +19,7 @@ from arena.cli.main import app
 from arena.registry import BotSpec, submit
 from arena.tournament.events import Progress, RunEvent, RunWarning
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 from arena.tournament.store import Store
 
 BOT_SEATS = ["mine", "bots/greedy.py", "bots/collector.py", str(FIXTURES / "hashed.py")]

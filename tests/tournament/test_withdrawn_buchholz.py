@@ -19,7 +19,7 @@ from arena.tournament.scoring import (
     compute_standings,
     round_draw_points,
 )
-from arena.tournament.spec import load_spec
+from arena.tournament.spec_loading import load_spec
 
 ONE, NONE = Fraction(1), Fraction(0)
 

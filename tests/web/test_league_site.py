@@ -372,7 +372,7 @@ def test_continued_and_new_edition_tournaments(tmp_path: Path, serving: Any,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     from arena.registry import submit
     from arena.tournament.runner import run_tournament
-    from arena.tournament.spec import load_spec
+    from arena.tournament.spec_loading import load_spec
 
     bots_dir = tmp_path / "bots"
     bots_dir.mkdir()

@@ -10,7 +10,7 @@ need little of the library.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -154,20 +154,15 @@ def run(
     """Run or resume a tournament (help text: ``_RUN_HELP``)."""
     from arena.cli.run_report import TerminalReport
     from arena.cli.signals import stop_on_sigterm
-    from arena.tournament.gone_entrants import load_run_spec
     from arena.tournament.runner import run_tournament
 
     backend = _backend_of(backend, address)
     _one_way_on(fresh=fresh, carry_on=carry_on, new_edition=new_edition)
     as_json = _check_json(check, check_format)
-    try:
-        spec = load_run_spec(spec_file, {
-            "games_per_match": games, "rounds": rounds, "limits.decision_ms": decision_ms,
-            "limits.time_bank_ms": time_bank_ms,
-            "deals": str(deals.resolve()) if deals else None}, db, anew=fresh or new_edition)
-    except SpecError as exc:
-        raise _with_stored_results(exc, db) from None
-    _say_overrides(spec)
+    spec = _run_spec(spec_file, db, {
+        "games_per_match": games, "rounds": rounds, "limits.decision_ms": decision_ms,
+        "limits.time_bank_ms": time_bank_ms,
+        "deals": str(deals.resolve()) if deals else None}, anew=fresh or new_edition)
     if check:
         _check_only(spec, workers, db, trial=trial, as_json=as_json, fresh=fresh,
                     new_edition=new_edition)
@@ -245,6 +240,20 @@ def _ask_before_dropping(spec: TournamentSpec, db: Path) -> None:
                       "nothing dropped: no answer (--yes drops it without asking)"):
         typer.echo("Nothing dropped.")
         raise typer.Exit(1)
+
+
+def _run_spec(spec_file: Path, db: Path | None, overrides: dict[str, Any], *,
+              anew: bool) -> TournamentSpec:
+    """The spec the run plays, with the options that set its fields (``overrides``, by the
+    field they set), said in the run's header; a spec error names the stored results too."""
+    from arena.tournament.gone_entrants import load_run_spec
+
+    try:
+        spec = load_run_spec(spec_file, overrides, db, anew=anew)
+    except SpecError as exc:
+        raise _with_stored_results(exc, db) from None
+    _say_overrides(spec)
+    return spec
 
 
 def _say_overrides(spec: TournamentSpec) -> None:

@@ -259,8 +259,9 @@ class TournamentSpec(BaseModel):
                        challengers: int, gone: frozenset[str], source: Path | None,
                        overrides: Mapping[str, Any], deal_seeds: tuple[int, ...]) -> None:
         """Keep what loading found beyond the fields (:mod:`arena.tournament.spec_loading`
-        calls it once the spec is valid): its bots resolved, where it was read from, the
-        command line's overrides and the deal book's deals."""
+        calls it once the fields are valid, before it checks them together, and throws the
+        spec away if that fails): its bots resolved, where it was read from, the command
+        line's overrides and the deal book's deals."""
         self._entrants = list(entrants)
         self._name_problems = list(name_problems)
         self._challengers = challengers

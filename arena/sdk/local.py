@@ -24,6 +24,7 @@ from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.observation import Observation, seat_events
 from arena.engine.state import State
 from arena.sdk.bot import Bot, GameEnd, GameStart, Request, as_index, was_configured
+from arena.sdk.hooks import check_hooks
 
 __all__ = ["BotAgent"]
 
@@ -42,11 +43,14 @@ class BotAgent:
     :func:`~arena.sdk.bot.was_configured`) keeps its settings; one never configured gets
     ``configure({})`` once, as the sandboxed kit calls it before the first game. ``rules``
     are the house rules of the games it plays (an agent sees only observations, which do not
-    name them)."""
+    name them). A hook the kit could not call with its argument (``def act(self)``) is
+    refused here, as the runner refuses it at start-up: a
+    :class:`~arena.errors.BotLoadError` naming its line and what to write."""
 
     def __init__(self, bot: Bot, seed: int = 0, options: Mapping[str, Any] | None = None,
                  bot_seeds: Sequence[int] | None = None,
                  rules: HouseRules = DEFAULT_RULES, first_game: int = 0) -> None:
+        check_hooks(bot)
         if options is not None or not was_configured(bot):
             bot.configure(dict(options or {}))
         self.bot = bot

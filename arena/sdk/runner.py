@@ -32,6 +32,7 @@ from arena.common.suggest import did_you_mean
 from arena.errors import BotLoadError
 from arena.sdk import stackdump
 from arena.sdk.bot import Bot
+from arena.sdk.hooks import check_hooks
 from arena.sdk.serving import serve
 
 __all__ = ["BotLoadError", "find_bot_class", "load_bot", "load_bot_class", "main", "serve"]
@@ -146,41 +147,6 @@ def _instantiate(bot_class: type[Bot]) -> Bot:
         raise
 
 
-#: The hooks the runner calls, each with the one argument it passes.
-_HOOKS = (("act", "request"), ("on_game_start", "game"), ("on_event", "event"),
-          ("on_game_end", "result"), ("configure", "options"))
-
-
-def _check_hooks(bot: Bot) -> None:
-    """Refuse a hook the runner could not call with its one argument (``def act(self)``,
-    the request left out): the call would raise a ``TypeError`` naming no line of the bot,
-    at its first decision. Told at start-up with where the hook is and what to write; so is
-    a bot with no ``act`` at all (named otherwise, ``choose``)."""
-    if type(bot).act is Bot.act:
-        own = [name for name, value in vars(type(bot)).items()
-               if inspect.isfunction(value) and not name.startswith("_")]
-        defines = f" ({type(bot).__name__} defines {', '.join(own)})" if own else ""
-        raise BotLoadError(f"{type(bot).__name__} has no act(self, request), which the kit "
-                           f"calls at every decision{defines}: write def act(self, request)")
-    for hook, argument in _HOOKS:
-        method = getattr(bot, hook, None)
-        if getattr(type(bot), hook, None) is getattr(Bot, hook) or not callable(method):
-            continue
-        try:
-            inspect.signature(method).bind(None)
-        except ValueError:  # no signature to read (a builtin): the call will tell
-            continue
-        except TypeError:
-            function = inspect.unwrap(getattr(type(bot), hook))
-            code = getattr(function, "__code__", None)
-            where = (f" ({Path(code.co_filename).name} line {code.co_firstlineno})"
-                     if code is not None else "")
-            params = ", ".join(inspect.signature(function).parameters)
-            raise BotLoadError(f"{type(bot).__name__}.{hook}({params}){where} is called with "
-                               f"one argument, the {argument}: write def {hook}(self, "
-                               f"{argument})") from None
-
-
 class _TerminalLines:
     """Protocol lines typed at a terminal, read so that Ctrl-C stops the runner whenever it
     comes. Python runs a signal's handler between its own steps and a read does not end for
@@ -251,7 +217,7 @@ def _load_and_serve(path: str, class_name: str | None, infile: BinaryIO, out_fd:
     try:
         bot_class = _load_alone(path, class_name)
         bot = _instantiate(bot_class)
-        _check_hooks(bot)
+        check_hooks(bot)
     except BotLoadError as exc:
         print(f"[runner] {exc}", file=sys.stderr)
         return 2

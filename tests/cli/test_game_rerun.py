@@ -588,3 +588,17 @@ def test_a_link_to_another_users_file_is_someone_elses(tmp_path: Path) -> None:
     assert catalog.someone_elses(bot, tmp_path / "registry") == (
         f"{bot / 'bot.py'} belongs to another user (uid {os.getuid() + 4242}), not to you "
         f"(uid {os.getuid()})")
+
+
+def test_a_hook_missing_its_argument_is_one_line_naming_it(tmp_path: Path) -> None:
+    """The in-process rerun refuses ``def act(self)`` in the sandboxed runner's words, where
+    the first decision raised a TypeError naming no line of the bot."""
+    _refereed(_bot(tmp_path, "any"), tmp_path / "g.jsonl")
+    noarg = tmp_path / "noarg.py"
+    noarg.write_text("from arena.sdk import Bot\n\n\nclass NoArg(Bot):\n"
+                     "    def act(self):\n        return 0\n")
+    result = _rerun(tmp_path / "g.jsonl", noarg)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (
+        "Error: NoArg.act(self) (noarg.py line 5) is called with one argument, the request: "
+        "write def act(self, request)")

@@ -1,6 +1,8 @@
 """A hook defined without the argument the runner passes (``def act(self)``) is refused at
 start-up, naming the hook, its line and what to write, where the call itself used to raise a
-``TypeError`` at the first decision that named no line of the bot's file."""
+``TypeError`` at the first decision that named no line of the bot's file; the same bot run
+in-process (``BotAgent``: ``arena game --rerun``, ``arena bench``, the RL opponents) is
+refused in the same words when its agent is made."""
 
 from __future__ import annotations
 
@@ -13,8 +15,11 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.errors import BotLoadError
 from arena.protocol import messages
 from arena.sandbox import probe
+from arena.sdk.local import BotAgent
+from arena.sdk.runner import load_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAD = "from arena.sdk import Bot\n\n\nclass MyBot(Bot):\n"
@@ -30,7 +35,8 @@ def _run(tmp_path: Path, body: str) -> subprocess.CompletedProcess[bytes]:
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
-@pytest.mark.parametrize(("body", "told"), [
+#: Bots the kit cannot call, each with what it is told.
+_REFUSED = [
     ("    def act(self):\n        return 0\n",
      "MyBot.act(self) (my_bot.py line 5) is called with one argument, the request: write def "
      "act(self, request)"),
@@ -44,12 +50,25 @@ def _run(tmp_path: Path, body: str) -> subprocess.CompletedProcess[bytes]:
     ("    def choose(self, request):\n        return 0\n",
      "MyBot has no act(self, request), which the kit calls at every decision (MyBot defines "
      "choose): write def act(self, request)"),
-])
+]
+
+
+@pytest.mark.parametrize(("body", "told"), _REFUSED)
 def test_a_hook_missing_its_argument_is_refused_at_start_up(
         tmp_path: Path, body: str, told: str) -> None:
     done = _run(tmp_path, body)
     assert done.returncode == 2 and done.stdout == b""
     assert done.stderr.decode().splitlines() == [f"[runner] {told}"]
+
+
+@pytest.mark.parametrize(("body", "told"), _REFUSED)
+def test_a_hook_missing_its_argument_is_refused_in_process(
+        tmp_path: Path, body: str, told: str) -> None:
+    bot = tmp_path / "my_bot.py"
+    bot.write_text(HEAD + body)
+    with pytest.raises(BotLoadError) as refused:
+        BotAgent(load_bot(bot))
+    assert str(refused.value) == told
 
 
 @pytest.mark.parametrize("body", [

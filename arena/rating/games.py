@@ -21,6 +21,7 @@ from arena.engine import standing_places
 from arena.errors import StoreError
 from arena.tournament.bot_versions import stored_options
 from arena.tournament.dbfiles import (
+    Attempt,
     newer_schema,
     no_database,
     read_connection,
@@ -155,10 +156,11 @@ def connect(db_path: str | Path) -> Iterator[sqlite3.Connection]:
     path = Path(db_path)
     if not path.is_file():
         raise no_database(db_path)
+    attempt = Attempt(BUSY_TIMEOUT_S)
     try:
         conn = read_connection(path, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as exc:
-        raise StoreError(unreadable(path, exc)
+        raise StoreError(unreadable(path, exc, attempt)
                          or f"cannot open results database {db_path}: {exc}") from None
     conn.row_factory = sqlite3.Row
     try:
@@ -169,7 +171,7 @@ def connect(db_path: str | Path) -> Iterator[sqlite3.Connection]:
                 for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             }
         except sqlite3.DatabaseError as exc:
-            raise StoreError(unreadable(path, exc) or
+            raise StoreError(unreadable(path, exc, attempt) or
                              f"{db_path} is not an arena results database ({exc})") from None
         newer = newer_schema(conn, Path(db_path))
         if newer:

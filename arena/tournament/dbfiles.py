@@ -16,8 +16,9 @@ import re
 import shutil
 import sqlite3
 import tempfile
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.common.abandoned import claim_abandoned
@@ -26,7 +27,7 @@ from arena.common.suggest import did_you_mean
 from arena.errors import StoreError, TournamentNotFoundError
 from arena.sandbox import reaper
 
-__all__ = ["SCHEMA_VERSION", "NewDirectories", "holds_no_tables", "newer_schema",
+__all__ = ["SCHEMA_VERSION", "Attempt", "NewDirectories", "holds_no_tables", "newer_schema",
            "no_database", "other_databases", "place_new_database", "read_connection",
            "remove_abandoned_new", "table_names", "unknown_tournament", "unreadable", "unwritable",
            "write_hint"]
@@ -175,14 +176,32 @@ def no_database(path: str | Path) -> StoreError:
                       "arena run tournaments/swiss.yaml)")
 
 
-def unreadable(path: Path, exc: sqlite3.Error) -> str:
-    """What to say when reading ``path`` failed with ``exc``: a read-only directory with a
-    ``-wal`` file in it (SQLite cannot make the ``-shm`` file it needs) is named as such, a
-    full disk (where the same files fail as a "disk I/O error") too, and a lock another
-    program held past the wait."""
+@dataclass(frozen=True)
+class Attempt:
+    """A use of the database timed from its start, so that a lock's refusal says how SQLite
+    met the lock: it waited its busy timeout (``timeout_s``) out, or it refused at once, as
+    it does for a switch of journal mode while another connection writes, whatever the
+    timeout."""
+
+    timeout_s: float
+    started: float = field(default_factory=time.monotonic)
+
+    def how_refused(self) -> str:
+        """How the lock stopped this attempt, said after the database refused it."""
+        # a wait ends at the timeout; a refusal without one comes in microseconds
+        if self.timeout_s > 0 and time.monotonic() - self.started >= self.timeout_s / 2:
+            return f"waited {self.timeout_s:g} s for it to let go"
+        return "SQLite refused at once, without waiting for it to let go"
+
+
+def unreadable(path: Path, exc: sqlite3.Error, attempt: Attempt) -> str:
+    """What to say when reading ``path`` failed with ``exc`` in ``attempt``: a read-only
+    directory with a ``-wal`` file in it (SQLite cannot make the ``-shm`` file it needs) is
+    named as such, a full disk (where the same files fail as a "disk I/O error") too, and a
+    lock another program holds, with how SQLite met it."""
     if "locked" in str(exc):
-        return (f"results database {path} is locked by another program (waited for it to "
-                "let go); try again once it has finished")
+        return (f"results database {path} is locked by another program "
+                f"({attempt.how_refused()}); try again once it has finished")
     if ("I/O" in str(exc) or "full" in str(exc)) and _no_space(path.parent):
         return (f"cannot read {path}: the disk holding it is full, and SQLite needs room for "
                 f"its {path.name}-shm and {path.name}-wal files beside it even to read; free "
@@ -314,12 +333,12 @@ def table_names(conn: sqlite3.Connection) -> set[str]:
     return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
-def write_hint(exc: sqlite3.OperationalError) -> str:
-    """What to do about a write SQLite refused: make room, or wait for the program that
-    held the database past the busy timeout (another program's long transaction)."""
+def write_hint(exc: sqlite3.OperationalError, attempt: Attempt) -> str:
+    """What to do about a write SQLite refused in ``attempt``: make room, or wait for the
+    program that holds the database locked (another program's long transaction)."""
     if "full" in str(exc):
         return ": free some space and try again (a run resumes where it stopped)"
     if "locked" in str(exc):
-        return (": another program held it locked past the wait (an open transaction, e.g. "
-                "a sqlite3 shell); try again once it has finished")
+        return (f": another program holds it locked (an open transaction, e.g. a sqlite3 "
+                f"shell; {attempt.how_refused()}); try again once it has finished")
     return ""

@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from arena.errors import ArenaError, StoreError
 from arena.tournament.dbfiles import (
     SCHEMA_VERSION,
+    Attempt,
     NewDirectories,
     newer_schema,
     no_database,
@@ -230,6 +231,7 @@ class Store:
             log.warning("created the directory %s for the results database", self.path.parent)
 
     def _open(self, create: bool, read_only: bool) -> None:
+        attempt = Attempt(BUSY_TIMEOUT_S)
         try:
             if create and not self.path.parent.exists():
                 private_directory(self.path.parent)
@@ -263,7 +265,7 @@ class Store:
             if self.path.is_dir():  # `results: cups/`: SQLite says only "unable to open"
                 raise StoreError(f"{self.path} is a directory, not a results database: name a "
                                  f"file in it ({self.path / 'arena.db'})") from None
-            raise StoreError(unreadable(self.path, exc)
+            raise StoreError(unreadable(self.path, exc, attempt)
                              or f"{self.path} is not a usable results database ({exc})") from None
         except OSError as exc:
             blocker = next((p for p in self.path.parents if p.exists() and not p.is_dir()),
@@ -307,6 +309,8 @@ class Store:
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception; a write SQLite
         refuses (a full disk, a read-only file) is a :class:`StoreError` saying so."""
+        busy_ms = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
+        attempt = Attempt(busy_ms / 1000)
         try:
             self.conn.execute("BEGIN IMMEDIATE")
             yield self.conn
@@ -316,7 +320,7 @@ class Store:
                 self.conn.execute("ROLLBACK")
             if isinstance(exc, sqlite3.OperationalError):
                 raise StoreError(f"cannot write to {self.path}: {exc}; nothing half-written "
-                                 f"is kept{write_hint(exc)}") from None
+                                 f"is kept{write_hint(exc, attempt)}") from None
             raise
 
     @contextmanager

@@ -577,18 +577,65 @@ def test_a_new_database_on_a_full_disk_is_said_to_be_full(
 
 def test_a_database_another_program_holds_locked_is_said_to_be(tmp_path: Path) -> None:
     """A write transaction another program kept open (``BEGIN EXCLUSIVE`` in a sqlite3
-    shell) ended a run with a bare 'database is locked'."""
+    shell) ended a run with a bare 'database is locked'; the message says how long SQLite
+    waited for it (its wait shortened here)."""
     db = tmp_path / "r.db"
     with Store(db) as store, sqlite3.connect(db, isolation_level=None) as other:
         other.execute("BEGIN EXCLUSIVE")
-        store.conn.execute("PRAGMA busy_timeout = 0")  # the wait already over
+        store.conn.execute("PRAGMA busy_timeout = 100")
         with pytest.raises(StoreError) as info:
             make(store)
         other.execute("ROLLBACK")
     assert str(info.value) == (
         f"cannot write to {db}: database is locked; nothing half-written is kept: another "
-        "program held it locked past the wait (an open transaction, e.g. a sqlite3 shell); "
-        "try again once it has finished")
+        "program holds it locked (an open transaction, e.g. a sqlite3 shell; waited 0.1 s for "
+        "it to let go); try again once it has finished")
+
+
+def _in_rollback_mode(db: Path) -> None:
+    """A results database another program (or an older arena) left out of WAL mode."""
+    with Store(db) as store:
+        make(store)
+    with sqlite3.connect(db, isolation_level=None) as conn:
+        conn.execute("PRAGMA journal_mode = DELETE")
+    conn.close()
+
+
+def test_a_lock_sqlite_refuses_at_once_is_not_said_to_be_waited_for(tmp_path: Path) -> None:
+    """SQLite does not wait to switch a database to WAL mode while another connection
+    writes in it: it refuses at once, and the message said the arena had waited."""
+    db = tmp_path / "r.db"
+    _in_rollback_mode(db)
+    with sqlite3.connect(db, isolation_level=None) as other:
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(StoreError) as info:
+            Store(db, create=False)
+        other.execute("ROLLBACK")
+    other.close()
+    assert str(info.value) == (
+        f"results database {db} is locked by another program (SQLite refused at once, "
+        "without waiting for it to let go); try again once it has finished")
+
+
+def test_a_lock_a_reader_waited_for_says_how_long(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reading command waits out its busy timeout (shortened here) behind another
+    program's exclusive lock, and says it waited."""
+    import arena.rating.games
+    from arena.rating.games import connect
+
+    db = tmp_path / "r.db"
+    _in_rollback_mode(db)
+    monkeypatch.setattr(arena.rating.games, "BUSY_TIMEOUT_S", 0.2)
+    with sqlite3.connect(db, isolation_level=None) as other:
+        other.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(StoreError) as info, connect(db):
+            pass
+        other.execute("ROLLBACK")
+    other.close()
+    assert str(info.value) == (
+        f"results database {db} is locked by another program (waited 0.2 s for it to let "
+        "go); try again once it has finished")
 
 
 def test_a_database_on_a_full_disk_is_said_to_need_space_to_be_read(

@@ -488,7 +488,7 @@ def test_a_database_another_program_keeps_locked(cup_db: Path, tmp_path: Path,
         holder.close()
     assert code == 1
     assert stderr == (f"Error: results database {db} is locked by another program (waited "
-                      "for it to let go); try again once it has finished\n")
+                      "0.05 s for it to let go); try again once it has finished\n")
 
 
 def test_a_report_written_again_leaves_no_stale_game_page(cup_db: Path, tmp_path: Path) -> None:

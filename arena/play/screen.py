@@ -19,6 +19,7 @@ from rich.text import Text
 
 from arena.engine import Category, Decision, Observation
 from arena.engine.desmos import EVALUATORS, HAND_SIZE
+from arena.engine.effects import EFFECTS, Need
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import header_lines
 from arena.engine.result import seen_desmos, standing_places
@@ -330,9 +331,12 @@ def decision_view(decision: Decision, players: Sequence[str],
 
 def _asks_who_reveals(decision: Decision) -> bool:
     """Whether ``decision`` chooses the opponent who reveals a card (Atropos, an Arcoi with no
-    trap to destroy)."""
-    return decision.kind == "target" and "who reveals a card" in str(
-        decision.context.get("why", ""))
+    trap to destroy): an opponent, not a trap, chosen for an effect that needs an opponent's
+    hidden card, known by the card it is for (the context's ``source``), not by its words."""
+    effect = EFFECTS.get(str(decision.context.get("source")))
+    return (decision.kind == "target" and effect is not None
+            and Need.OPPONENT_HIDDEN_CARD in effect.needs
+            and not any("slot" in option for option in decision.options))
 
 
 def showdown_view(record: Mapping[str, Any], seat: int, hands: Sequence[Sequence[str]],

@@ -83,6 +83,11 @@ _SAMPLE_KEY = [KEY[c] for c in _SAMPLE]
 _ATTACKS = frozenset(c for c in range(len(NOTATION)) if NOTATION[c] == NEMESIS
                      or NOTATION[c] in EFFECTS and EFFECTS[NOTATION[c]].forced_discards > 0)
 _NEMESIS = frozenset(c for c in range(len(NOTATION)) if NOTATION[c] == NEMESIS)
+#: The effects whose choice of opponent only shows the chooser cards of theirs (the Spy's look,
+#: Atropos's reveal, an Arcoi's reveal when no trap is left to destroy), by the card a decision
+#: is for (its context's ``source``): the decision's words are prose that may change.
+_SHOWS_CARDS = frozenset(face for face in EFFECTS
+                         if face == "Fate-3" or face.split("-")[0] in ("Umbrae", "Arcoi"))
 #: What playing a card's effect is worth to its player, roughly, in hand-score points: a
 #: chosen card from the pile, another hand or the Discard Graveyard, an extra card, a look.
 _EFFECT_VALUE = {"God-4": 0.35, "God-1": 0.3, "God-2": 0.2, "Fate-1": 0.1, "God-6": 0.03,
@@ -248,7 +253,7 @@ def _policy(kind: str, options: Sequence[dict[str, Any]], context: dict[str, Any
                 return i
         return 0
     if kind == "target":  # look at the least known opponent; hit the strongest (known) hand
-        if str(context.get("why", "")).startswith(("Spy", "Cut", "no trap")):
+        if context.get("source") in _SHOWS_CARDS and "slot" not in options[0]:
             known = [len(hand_of(o.get("seat"))) for o in options]
             return known.index(min(known))
         scores = [hand_score(hand_of(o.get("seat"))) if "slot" not in o else 0.0

@@ -7,6 +7,7 @@ import re
 from types import SimpleNamespace
 from typing import Any, cast
 
+import pytest
 from play_script import Script, quiet_console
 
 from arena.engine import Category, GameConfig, Observation, RandomAgent, new_game, play_game
@@ -357,6 +358,28 @@ def test_a_trap_of_yours_is_never_broken_however_wide_the_revealed_cards() -> No
     text = out.getvalue()
     assert "Sophoi-4 (1 turn left, ready)" in text and "Umbrae-1 (2 turns left, ready)" in text
     assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
+
+
+@pytest.mark.parametrize(("face", "noted"), [
+    ("Fate-3", True), ("Arcoi-2", True), ("Umbrae-1", False), ("God-1", False)])
+def test_who_reveals_a_card_is_known_by_the_card_not_by_the_words(face: str,
+                                                                   noted: bool) -> None:
+    """The engine's own target decision with other words for why it is asked (effects.py
+    rewording its prose): the reveals (Atropos, an Arcoi with no trap to destroy) still get
+    the note, a look at a hand (Umbrae, Hermes) does not. The words were read: reworded,
+    every note was lost without a test failing."""
+    from effect_asks import ASKER, PLAYERS, asked_by, reworded
+
+    from arena.engine.cards import NOTATION
+    from arena.play.idle_effects import reveal_targets
+
+    state, asked = asked_by(face)
+    data = state.observe(ASKER).to_json()
+    data["revealed"][1] = [NOTATION[card] for card in state.hands[1]]
+    console, out = quiet_console()
+    console.print(decision_view(reworded(asked), list(PLAYERS),
+                                idle_seats=reveal_targets(Observation.from_json(data))))
+    assert ("(their hand is all revealed: nothing to reveal)" in out.getvalue()) == noted
 
 
 def test_choosing_who_reveals_a_card_notes_an_opponent_with_nothing_hidden() -> None:

@@ -97,11 +97,19 @@ _NARROW_WINDOWS_HELP: Mapping[str, str] = {
 }
 
 
+def _forced(context: Mapping[str, Any]) -> bool:
+    """Whether a discard is a forced one, known by the card it is for (the context's
+    ``source``), not by the engine's words: a card whose effect forces discards, or the
+    Palaestron; one's own discard (Clotho's) is asked by a card that forces none."""
+    effect = EFFECTS.get(str(context.get("source")))
+    return effect is None or effect.forced_discards > 0
+
+
 def kind_help(kind: str, context: Mapping[str, Any],
               rules: HouseRules = DEFAULT_RULES) -> str:
     """What a decision of ``kind`` asks, for the player's ``?``, under the table's
     ``rules``."""
-    if kind == "discard" and context.get("why") not in (None, "forced discard"):
+    if kind == "discard" and not _forced(context):
         return _OWN_DISCARD_HELP
     if rules.trap_windows == "turn_and_play" and kind in _NARROW_WINDOWS_HELP:
         return _NARROW_WINDOWS_HELP[kind]

@@ -324,7 +324,11 @@ def test_a_terminal_echoes_keys_at_a_prompt_only_and_is_given_back_as_it_was(
 
 
 def test_the_help_of_a_discard_says_whether_it_is_forced() -> None:
-    # Clotho's own discard was explained as a forced one (shown to all, a God fires)
+    """Clotho's own discard was explained as a forced one (shown to all, a God fires); and
+    the help told them apart by the engine's words for why a discard is asked: reworded
+    there, every forced discard was explained as one's own. Which it was is told here by
+    what the engine does with the card (a forced_discard event or a plain discard), and the
+    help is given other words than the engine's."""
     from arena.play.labels import KIND_HELP, kind_help
 
     seen: dict[bool, str] = {}
@@ -332,10 +336,13 @@ def test_the_help_of_a_discard_says_whether_it_is_forced() -> None:
         state = new_game(GameConfig(players=("a", "b", "c"), seed=seed))
         agents = [RandomAgent(seed * 3 + i) for i in range(3)]
         while (decision := state.decision) is not None and len(seen) < 2:
+            choice = agents[decision.seat].choose(decision, state.observe(decision.seat))
+            logged = len(state.log)
+            state.apply(choice)
             if decision.kind == "discard":
-                forced = decision.context.get("why") == "forced discard"
-                seen[forced] = kind_help(decision.kind, decision.context)
-            state.apply(agents[decision.seat].choose(decision, state.observe(decision.seat)))
+                forced = any(event["type"] == "forced_discard"
+                             for _, event in state.log[logged:])
+                seen[forced] = kind_help(decision.kind, {**decision.context, "why": "discard"})
         if len(seen) == 2:
             break
     assert seen[True] == KIND_HELP["discard"]

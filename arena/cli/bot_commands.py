@@ -188,7 +188,8 @@ def check_bot_command(
     limits = limits_of(decision_ms, startup_ms=startup_ms, memory_mb=memory_mb)
     report = check_bot(bot, games=games, seed=seed, limits=limits,
                        on_item=None if as_json else _print_item, on_wait=_print_wait,
-                       on_game=None if as_json else _print_game)
+                       on_game=None if as_json else _print_game,
+                       game_notice_s=PROGRESS_AFTER_S)
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -222,7 +223,8 @@ def _print_header(report: CheckReport) -> None:
                            "version names them)"))
 
 
-#: How long the check's games may go on without a word before each one played is told.
+#: How long the check's games may go on without a word before the first one under way, then
+#: each one played, is told.
 PROGRESS_AFTER_S = 2.0
 
 
@@ -230,7 +232,9 @@ def _print_game(done: int, games: int, seconds: float) -> None:
     """Say how far the check's games are once they have gone on a while (on stderr): a bot
     that thinks near its limit takes a minute over them, with no line between the
     metadata's and the decisions' to show it is not stuck."""
-    if done < games and seconds >= PROGRESS_AFTER_S:
+    if done == 0:  # the first game under way, told once it has gone on a while
+        typer.echo(f"game 1 of {games} under way ({seconds:.0f} s)...", err=True)
+    elif done < games and seconds >= PROGRESS_AFTER_S:
         typer.echo(f"played {done} of {games} games ({seconds:.0f} s)...", err=True)
 
 
@@ -288,7 +292,8 @@ def submit_command(
         """The compliance check, printed once decided, a long wait or a long run of games
         told meanwhile (the registry asks for it once the name is known to be free)."""
         report = check_bot(spec, limits=limits, on_wait=None if as_json else _print_wait,
-                           on_game=None if as_json else _print_game)
+                           on_game=None if as_json else _print_game,
+                           game_notice_s=PROGRESS_AFTER_S)
         if not as_json:
             _print_report(report)
         checked.append(report)

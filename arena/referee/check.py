@@ -139,14 +139,17 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
               on_item: Callable[[CheckReport, CheckItem], None] | None = None,
               on_wait: Callable[[str, str, int], None] | None = None,
               wait_notice_s: float = WAIT_NOTICE_S, look_beside: bool = True,
-              on_game: Callable[[int, int, float], None] | None = None) -> CheckReport:
+              on_game: Callable[[int, int, float], None] | None = None,
+              game_notice_s: float = WAIT_NOTICE_S) -> CheckReport:
     """Run the compliance checklist on one bot; never raises for the bot's misbehaviour.
     ``on_item`` is told of each item as it is decided; ``on_wait`` of ``(bot, what,
     limit_ms)`` when a wait for the bot's answer (``what``: ``'hello'``, ``a 'turn'
     decision``) has lasted ``wait_notice_s``. ``look_beside``: the hints may say what lies
     beside a single-file bot's file (its author checks it); False where the report is
     stored or shown to others (a league's vet). ``on_game`` is told after each game the check
-    goes on from: ``(games played, games, seconds its games have taken)``."""
+    goes on from: ``(games played, games, seconds its games have taken)``; and once,
+    ``(0, games, seconds)``, while the first game goes on, when it has lasted
+    ``game_notice_s``."""
     spec = with_environment(bot if isinstance(bot, BotSpec) else resolve(bot, bots_dir))
     limits = limits or Limits()
     client = BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
@@ -176,7 +179,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
             report.add(CheckItem("registry name", False,
                                  f"{problem} (arena submit --name NAME picks one)"))
         first_pid = client.pid
-        play = _play_games(client, spec.key, games, seed, on_game)
+        play = _play_games(client, spec.key, games, seed, on_game, game_notice_s)
         sizes = sorted({TABLE_SIZES[g % len(TABLE_SIZES)] for g in range(games)})
         report.add(_decisions_item(client, play.failures, play.decisions, play.played, limits,
                                    sizes, play.forfeits, play.skipped))
@@ -221,17 +224,21 @@ class _CheckGames:
 
 
 def _play_games(client: BotClient, key: str, games: int, seed: int,
-                on_game: Callable[[int, int, float], None] | None = None) -> _CheckGames:
+                on_game: Callable[[int, int, float], None] | None = None,
+                game_notice_s: float = WAIT_NOTICE_S) -> _CheckGames:
     """The check's games: tables of each of :data:`TABLE_SIZES` in turn, the bot in another
-    seat each game, the other seats in-process random players; ``on_game`` as
-    :func:`check_bot` has it."""
+    seat each game, the other seats in-process random players; ``on_game`` and
+    ``game_notice_s`` as :func:`check_bot` has them."""
     play = _CheckGames()
     started = client.now()
     for g in range(games):
         size = TABLE_SIZES[g % len(TABLE_SIZES)]
         seat = g % size
+        watch = (_first_game_watch(client, games, started, game_notice_s, on_game)
+                 if g == 0 and on_game is not None else None)
         seats: list[BotClient | LocalSeat] = [
-            LocalSeat(RandomAgent(seed * 100 + g * 10 + s), f"random{s}") for s in range(size)]
+            LocalSeat(RandomAgent(seed * 100 + g * 10 + s), f"random{s}",
+                      watch=watch if s == (seat + 1) % size else None) for s in range(size)]
         seats[seat] = client
         keys = [key if s == seat else f"random{s}" for s in range(size)]
         for outcome in run_games(seats, games=1, seed=seed, match_id="check",
@@ -249,6 +256,23 @@ def _play_games(client: BotClient, key: str, games: int, seed: int,
         if on_game is not None:
             on_game(g + 1, games, client.now() - started)
     return play
+
+
+def _first_game_watch(client: BotClient, games: int, started: float, notice_s: float,
+                      on_game: Callable[[int, int, float], None]
+                      ) -> Callable[[list[dict[str, Any]]], None]:
+    """A watch on the first game's table that tells ``on_game`` ``(0, games, seconds)``
+    once, as the game's events come, when it has gone on ``notice_s``: a bot answering each
+    decision just inside the wait's notice took the whole game with no line."""
+    told = False
+
+    def watch(_events: list[dict[str, Any]]) -> None:
+        nonlocal told
+        seconds = client.now() - started
+        if not told and seconds >= notice_s:
+            told = True
+            on_game(0, games, seconds)
+    return watch
 
 
 def _log_item(logged: Sequence[int], limits: Limits) -> CheckItem:

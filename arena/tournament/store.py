@@ -19,6 +19,7 @@ import datetime as dt
 import json
 import logging
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -309,8 +310,7 @@ class Store:
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception; a write SQLite
         refuses (a full disk, a read-only file) is a :class:`StoreError` saying so."""
-        busy_ms = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
-        attempt = Attempt(busy_ms / 1000)
+        started = time.monotonic()
         try:
             self.conn.execute("BEGIN IMMEDIATE")
             yield self.conn
@@ -319,6 +319,9 @@ class Store:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
             if isinstance(exc, sqlite3.OperationalError):
+                # the timeout is read only now: a write that succeeds needs none of it
+                busy_ms = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
+                attempt = Attempt(busy_ms / 1000, started)
                 raise StoreError(f"cannot write to {self.path}: {exc}; nothing half-written "
                                  f"is kept{write_hint(exc, attempt)}") from None
             raise

@@ -58,5 +58,5 @@ def test_the_bots_table_gives_each_bots_wins_and_mean_place() -> None:
 
 
 def test_a_progress_line_gives_the_score_as_points_for_and_against() -> None:
-    line = progress_line(Score(wins=5, draws=2, losses=3), SprtTest(0, 50))
+    line = progress_line(Score(wins=5, draws=2, losses=3), SprtTest(0, 50), 10)
     assert line.startswith("Games 10: score 6-4 (60.0%), Elo ")

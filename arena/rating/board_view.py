@@ -263,7 +263,8 @@ def standings_note_parts(board: Leaderboard) -> list[tuple[str, bool]]:
         return []
     return [("Ranked by rating, not as the Swiss standings (the tournament's result), which "
              "rank by points, then Buchholz: ", False), (leader.label, True),
-            (f" first (arena leaderboard {board.tournament.name} --sort points).", False)]
+            (f" first (arena leaderboard {shell_word(board.tournament.name)} --sort points).",
+             False)]
 
 
 def standings_note(board: Leaderboard) -> list[str]:

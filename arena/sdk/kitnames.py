@@ -31,6 +31,7 @@ def misplaced(module: str, name: str, elsewhere: Mapping[str, str]) -> ImportErr
                            name=module)
     return AttributeError(f"module {module!r} has no attribute {name!r}")
 
+
 #: Python's words for a class derived from a module (``class MyBot(bot)`` after ``from
 #: arena.sdk import bot``, which imports the kit's module of that name), in 3.11 and 3.12.
 _MODULE_AS_BASE = re.compile(r"^TypeError: module(?:\.__init__)?\(\) takes at most 2 "
